@@ -1,0 +1,75 @@
+"""The ``pyab`` command line.  Each command lives in ``pyab/commands/<name>.py``
+with a ``register(subparsers)`` function that adds its parser and sets
+``run``; this module only dispatches and turns errors into exit codes:
+0 success, 1 a failed check, 2 bad input or usage (one ``error:`` line
+naming FILE:LINE:COL, the line and a caret; never a traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Command modules, in the order `pyab --help` lists them.
+COMMANDS = ["solve", "check", "facts", "repl"]
+
+DESCRIPTION = """\
+Run Bratko's alpha-beta program (the course slides' alphabeta/5) in
+SWI-Prolog on game trees written in a small DSL, mirror it in Python, and
+check that both reach the same value, best move and cuts.
+
+Tree files hold one tree in nested, list or flat form, for example
+    a(b(e=3, f=12, g=8), c(h=2, i=3, j=20), d(k=14, l=5, m=2))
+    [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+    a -> b, c        b = 3        c = 5
+with an optional leading `max` or `min` for the side to move at the root.
+"""
+
+EPILOG = """\
+examples:
+  pyab solve examples/slides.tree            best move, value, leaves, cuts
+  pyab solve examples/slides.tree --json     the same as JSON
+  pyab check examples/*.tree                 Prolog vs the Python mirror
+  pyab check --random 2000 --seed 1          random trees, both engines
+  pyab repl examples/slides.tree             SWI-Prolog with the tree loaded
+
+exit codes: 0 success, 1 a failed check, 2 bad input or usage
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pyab", description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"pyab {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"pyab.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from .errors import Error, Mismatch
+    try:
+        return int(args.run(args) or 0)
+    except Mismatch as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except Error as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except ValueError as err:  # bad option values found after parsing
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

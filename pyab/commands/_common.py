@@ -1,0 +1,65 @@
+"""Options and output shared by several commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+
+def bound(text: str) -> float | int:
+    """A window bound: a number, or inf / -inf (also +inf, infinity)."""
+    t = text.strip().lower()
+    if t in ("inf", "+inf", "infinity", "+infinity"):
+        return math.inf
+    if t in ("-inf", "-infinity"):
+        return -math.inf
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        x = float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number or inf/-inf: {text!r}") from None
+    if math.isnan(x):
+        raise argparse.ArgumentTypeError("a window bound cannot be NaN")
+    return x
+
+
+def add_window(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--alpha", type=bound, default=-math.inf, metavar="A",
+                   help="lower end of the window (number, or -inf; default -inf)")
+    p.add_argument("--beta", type=bound, default=math.inf, metavar="B",
+                   help="upper end of the window (number, or inf; default inf)")
+
+
+def add_algorithm(p: argparse.ArgumentParser) -> None:
+    from ..search import ALGORITHMS
+    p.add_argument("--algorithm", default="bratko", choices=list(ALGORITHMS), metavar="NAME",
+                   help="which alpha-beta: " + ", ".join(ALGORITHMS) + " (default bratko, the slides' program)")
+    p.add_argument("--depth", type=int, default=None, metavar="N",
+                   help="depth limit: nodes at depth N are scored by their static value")
+
+
+def add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def print_json(obj: Any) -> None:
+    json.dump(obj, sys.stdout, ensure_ascii=False, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+def window_text(alpha: float, beta: float) -> str:
+    from ..facts import number
+    def one(x: float) -> str:
+        return ("-inf" if x < 0 else "inf") if isinstance(x, float) and math.isinf(x) else number(x)
+    return f"{one(alpha)} .. {one(beta)}"
+
+
+def load_tree(path: str):
+    from ..dsl import load
+    return load(path)

@@ -1,0 +1,176 @@
+"""pyab check: the referee.  Both engines on files or on random trees."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+from . import _common
+
+
+def _range(text: str) -> tuple[int, int]:
+    """``3`` or ``1-4`` -> an inclusive range."""
+    try:
+        lo, _, hi = text.partition("-")
+        a, b = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number or a range like 1-4: {text!r}") from None
+    if a < 0 or b < a:
+        raise argparse.ArgumentTypeError(f"not an increasing range of non-negative numbers: {text!r}")
+    return a, b
+
+
+def _values(text: str) -> tuple[int, int]:
+    """``LO:HI`` (inclusive; negatives allowed) -> a range of leaf values."""
+    try:
+        lo, hi = (int(x) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO:HI, e.g. -9:9, not {text!r}") from None
+    if hi < lo:
+        raise argparse.ArgumentTypeError(f"empty value range {text!r}")
+    return lo, hi
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from ..randomtrees import WINDOWS
+    p = sub.add_parser(
+        "check", help="run both engines and compare value, best move, leaves, calls and cuts",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""\
+Run the search in SWI-Prolog (observed) and in the Python mirror, and compare
+best, value, leaves, visited and pruned.  Exit 0 when they agree, 1 on any
+disagreement (both sides are printed with the first differing step, and a
+random tree is saved as a .tree file to replay), 2 on bad input.""",
+        epilog="""\
+examples:
+  pyab check examples/*.tree
+  pyab check --random 2000 --seed 1
+  pyab check --random 500 --values 0:2 --windows narrow      many ties
+  pyab check --random 200 --program my_alphabeta.pl         referee your own program""")
+    p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
+    p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--tree-depth", type=_range, default=(1, 4), metavar="D0-D1",
+                   help="depth of random trees (default 1-4)")
+    p.add_argument("--branching", type=_range, default=(1, 4), metavar="B0-B1",
+                   help="children per inner node; 1 gives single-child nodes (default 1-4)")
+    p.add_argument("--values", type=_values, default=(-9, 9), metavar="LO:HI",
+                   help="integer leaf values; a small range makes ties (default -9:9)")
+    p.add_argument("--decimals", action="store_true", help="also use values ending in .5")
+    p.add_argument("--ragged", type=float, default=0.2, metavar="P",
+                   help="chance that a branch stops early (default 0.2; 0 = uniform depth)")
+    p.add_argument("--windows", default="random", choices=WINDOWS,
+                   help="full, narrow, low (root fails low), high (root fails high), "
+                        "or random: one of them per tree (default)")
+    p.add_argument("--save-dir", default=".", metavar="DIR",
+                   help="where a disagreeing random tree is saved (default .)")
+    p.add_argument("--program", metavar="FILE.pl",
+                   help="use this Prolog program instead of prolog/alphabeta.pl "
+                        "(it must define alphabeta/5 like the slides)")
+    _common.add_algorithm(p)
+    _common.add_window(p)
+    _common.add_json(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.random is None and not args.files:
+        raise ValueError("give FILE... or --random N")
+    if args.random is not None and args.files:
+        raise ValueError("give either FILE... or --random N, not both")
+    if args.random is not None:
+        return _random(args)
+    return _files(args)
+
+
+def _one(tree, args, alpha, beta):
+    """Both engines on one tree; (prolog result, python result, diff lines)."""
+    import pyab
+    from ..check import differences
+    kw = dict(algorithm=args.algorithm, alpha=alpha, beta=beta, depth=args.depth)
+    prolog = pyab.solve(tree, "prolog", program=args.program, **kw)
+    python = pyab.solve(tree, "python", **kw)
+    return prolog, python, differences(prolog, python)
+
+
+def _files(args: argparse.Namespace) -> int:
+    reports, failed = [], 0
+    for path in args.files:
+        tree = _common.load_tree(path)
+        prolog, _, diff = _one(tree, args, args.alpha, args.beta)
+        failed += bool(diff)
+        reports.append({"file": path, "agree": not diff, "differences": diff,
+                        "prolog": prolog.to_json()})
+        if not args.json:
+            if diff:
+                print(f"DISAGREE {path} ({args.algorithm}, window "
+                      f"{_common.window_text(args.alpha, args.beta)})")
+                for line in diff:
+                    print("  " + line.replace("\n", "\n  "))
+            else:
+                print(f"ok  {path}: best {prolog.best}, value {prolog.value}, "
+                      f"{len(prolog.leaves)} leaves, {len(prolog.pruned)} cut")
+    if args.json:
+        _common.print_json({"algorithm": args.algorithm, "checked": len(reports),
+                            "disagreements": failed, "files": reports})
+    return 1 if failed else 0
+
+
+def _random(args: argparse.Namespace) -> int:
+    import random
+
+    from ..dsl import dump
+    from ..randomtrees import Shape, random_tree, random_window
+    shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
+                  decimals=args.decimals, leaf_chance=args.ragged)
+    rng = random.Random(args.seed)
+    start = time.perf_counter()
+    last = start
+    tty = sys.stderr.isatty()
+    for i in range(1, args.random + 1):
+        tree = random_tree(rng, shape)
+        alpha, beta = random_window(rng, tree, args.windows)
+        _, _, diff = _one(tree, args, alpha, beta)
+        if diff:
+            out = Path(args.save_dir) / f"pyab-mismatch-seed{args.seed}-{i}.tree"
+            window = _common.window_text(alpha, beta)
+            out.write_text(f"# pyab check --random: tree {i} of seed {args.seed}, "
+                           f"algorithm {args.algorithm}, window {window}\n" + dump(tree),
+                           encoding="utf-8")
+            replay = (f"pyab check {out} --algorithm {args.algorithm} "
+                      f"--alpha {_bound(alpha)} --beta {_bound(beta)}")
+            if args.json:
+                _common.print_json({"checked": i, "agree": False, "tree": str(out),
+                                    "window": [_bound(alpha), _bound(beta)], "differences": diff})
+            else:
+                print(f"DISAGREE on random tree {i} (seed {args.seed}, window {window}):")
+                print("  " + dump(tree).strip())
+                for line in diff:
+                    print("  " + line.replace("\n", "\n  "))
+                print(f"saved to {out}; replay with:\n  {replay}")
+            return 1
+        now = time.perf_counter()
+        if tty and now - last > 0.5:
+            print(f"\r{i}/{args.random} trees agree", end="", file=sys.stderr, flush=True)
+            last = now
+    elapsed = time.perf_counter() - start
+    if tty:
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+    rate = args.random / elapsed if elapsed > 0 else math.inf
+    if args.json:
+        _common.print_json({"checked": args.random, "agree": True, "seed": args.seed,
+                            "algorithm": args.algorithm, "seconds": round(elapsed, 3)})
+    else:
+        print(f"{args.random} random trees (seed {args.seed}, {args.algorithm}): "
+              f"both engines agree on every one ({rate:.0f} trees/s)")
+    return 0
+
+
+def _bound(x) -> str:
+    from ..facts import number
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return number(x)

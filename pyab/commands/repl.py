@@ -1,0 +1,44 @@
+"""pyab repl FILE: SWI-Prolog's toplevel with the program and the tree loaded."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+from . import _common
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "repl", help="start swipl with the slides' program and the tree loaded",
+        description="Start the SWI-Prolog toplevel with prolog/alphabeta.pl and the facts of "
+                    "the tree in FILE loaded, and print the query to try.  Leave with halt.")
+    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..facts import facts, quote
+    from ..prolog import PROLOG_DIR
+    tree = _common.load_tree(args.file)
+    swipl = shutil.which("swipl")
+    if swipl is None:
+        from ..errors import Error
+        raise Error("swipl is not installed (make setup installs it)")
+    fd, path = tempfile.mkstemp(prefix="pyab_", suffix=".pl")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(facts(tree))
+    print(f"% tree {args.file} loaded; facts in {path}", file=sys.stderr)
+    print(f"% try:  ?- alphabeta({quote(tree.root)}, -1000, 1000, GoodPos, Val).", file=sys.stderr)
+    sys.stderr.flush()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C belongs to swipl
+    try:
+        return subprocess.call([swipl, "-q", str(PROLOG_DIR / "alphabeta.pl"), path])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        os.unlink(path)

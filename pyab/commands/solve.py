@@ -1,0 +1,47 @@
+"""pyab solve FILE: one search, its answer and what it read and cut."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import _common
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "solve", help="search one tree and report best move, value, leaves and cuts",
+        description="Search the tree in FILE (or - for stdin) and print the best move "
+                    "(the slides' GoodPos), the value (Val), the leaves whose static value "
+                    "was read, and the subtrees cut off.  The prolog engine runs the real "
+                    "program in SWI-Prolog and observes it; python runs the mirror.",
+        epilog="example: pyab solve examples/slides.tree --alpha 3 --beta 10 --json")
+    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
+                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
+    _common.add_algorithm(p)
+    _common.add_window(p)
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="stop the Prolog search after S seconds (exit 2)")
+    _common.add_json(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import pyab
+    tree = _common.load_tree(args.file)
+    result = pyab.solve(tree, engine=args.engine, algorithm=args.algorithm,
+                        alpha=args.alpha, beta=args.beta, depth=args.depth,
+                        timeout=args.timeout)
+    if args.json:
+        _common.print_json(result.to_json())
+        return 0
+    from ..facts import number
+    print(f"{args.file}: {result.algorithm} in {result.engine}, window "
+          f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move at {tree.root}")
+    print(f"  best move    {result.best if result.best is not None else '(none: the root is a leaf)'}")
+    print(f"  value        {number(result.value) if not isinstance(result.value, str) else result.value}")
+    print(f"  leaves read  {len(result.leaves)}: {' '.join(result.leaves)}")
+    print(f"  nodes called {len(result.visited)}")
+    cut = " ".join(result.pruned) if result.pruned else "(nothing)"
+    print(f"  cut off      {len(result.pruned)}: {cut}")
+    return 0

@@ -1,0 +1,302 @@
+"""Text -> :class:`~pyab.tree.Tree`, and back.
+
+:func:`parse` runs lark's LALR parser over ``grammar.lark`` with the
+transformer applied during parsing (no parse tree is kept), collects
+declarations with their positions, and hands them to
+:func:`pyab.tree.build`, the one place a tree is validated.  Every problem
+becomes a :class:`DSLError` that names ``FILE:LINE:COL`` and shows the line
+with a caret under the place.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from .errors import DSLError
+from .facts import number as number_text
+from .facts import quote
+from .tree import Number, Tree, TreeError, build
+
+__all__ = ["dump", "load", "parse"]
+
+_TERMINALS = {
+    "NAME": "a name", "QUOTED": "a quoted name", "NUMBER": "a number",
+    "MAX": "'max'", "MIN": "'min'", "LPAR": "'('", "RPAR": "')'",
+    "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQUAL": "'='",
+    "__ANON_0": "'->'", "$END": "the end of the file",
+}
+
+_ESCAPE = re.compile(
+    r"\\(x[0-9a-fA-F]+\\|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]+\\|.)|''", re.S
+)
+_SIMPLE = {"\\": "\\", "'": "'", '"': '"', "`": "`", "n": "\n", "t": "\t",
+           "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b",
+           "s": " "}
+
+
+class _Bad(Exception):
+    """A problem found inside the transformer, with its token."""
+
+    def __init__(self, message: str, token: Token):
+        super().__init__(message)
+        self.message, self.token = message, token
+
+
+def _unquote(token: Token) -> str:
+    body = token[1:-1]
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(0) == "''":
+            return "'"
+        esc = m.group(1)
+        if esc in _SIMPLE:
+            return _SIMPLE[esc]
+        if esc[0] in "xuU" and len(esc) > 1:
+            code = int(esc[1:].rstrip("\\"), 16)
+        elif esc[0] in "01234567":
+            code = int(esc.rstrip("\\"), 8)
+        else:
+            raise _Bad(f"unknown escape \\{esc} in a quoted name", token)
+        if code == 0 or code > 0x10FFFF:
+            raise _Bad(f"escape \\{esc} is not a character a name may hold", token)
+        return chr(code)
+
+    name = _ESCAPE.sub(one, body)
+    if "\0" in name:
+        raise _Bad("a name cannot contain the NUL character", token)
+    return name
+
+
+def _pos(token: Token) -> tuple[int, int]:
+    return (token.line or 0, token.column or 0)
+
+
+class _Collect(Transformer):
+    """Builds the declarations while the parser reduces (inline)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reset()
+
+    def reset(self) -> None:
+        self.edges: list[Any] = []
+        self.values: list[Any] = []
+        self.defined: list[Any] = []
+        self.side = "max"
+        self.form = "flat"
+
+    # terminals wrapped in rules
+    def name(self, items):
+        tok = items[0]
+        text = _unquote(tok) if tok.type == "QUOTED" else str(tok)
+        return (text, _pos(tok))
+
+    def number(self, items):
+        tok = items[0]
+        text = str(tok)
+        value: Number = float(text) if any(c in text for c in ".eE") else int(text)
+        return (value, _pos(tok))
+
+    def value(self, items):
+        return items[0]
+
+    def max(self, _):
+        return "max"
+
+    def min(self, _):
+        return "min"
+
+    # nested form
+    def leaf(self, items):
+        (name, pos), (value, _) = items
+        self.values.append((name, value, pos))
+        self.defined.append((name, pos))
+        return (name, pos)
+
+    def bare(self, items):
+        name, pos = items[0]
+        self.defined.append((name, pos))
+        return (name, pos)
+
+    def nested(self, items):
+        (name, pos) = items[0]
+        children = [c for c in items[1:] if c is not None]
+        if children and not isinstance(children[0][0], str):
+            value, _ = children.pop(0)  # the optional `= number` of an inner node
+            self.values.append((name, value, pos))
+        self.edges.append((name, pos, children))
+        self.defined.append((name, pos))
+        self.form = "nested"
+        return (name, pos)
+
+    # list form: keep the shape; names are given top-down afterwards
+    def list(self, items):
+        self.form = "list"
+        return ("list", [i for i in items if i is not None])
+
+    # flat form
+    def edge(self, items):
+        (name, pos), children = items[0], items[1:]
+        self.edges.append((name, pos, children))
+        return None
+
+    def flat(self, _):
+        self.form = "flat"
+        return None
+
+    def start(self, items):
+        if len(items) == 2:
+            self.side = items[0]
+            return items[1]
+        return items[0]
+
+
+class _Parser:
+    """The compiled grammar with the transformer inlined.  Compiling costs
+    tens of milliseconds, so it is done once; parses are serialised by a
+    lock because the transformer collects per-parse state."""
+
+    def __init__(self) -> None:
+        self.collect = _Collect()
+        self.lark = Lark.open("grammar.lark", rel_to=__file__, parser="lalr",
+                              transformer=self.collect, maybe_placeholders=True)
+        self.lock = threading.Lock()
+
+
+@lru_cache(maxsize=None)
+def _parser() -> _Parser:
+    return _Parser()
+
+
+def _list_form(shape: Any, collect: _Collect, start: tuple[int, int]) -> None:
+    """Name list-form nodes with Dewey paths: r, r_1, r_1_2, ..."""
+    stack = [("r", shape)]
+    while stack:
+        name, node = stack.pop()
+        if isinstance(node, tuple) and node and node[0] == "list":
+            kids = node[1]
+            collect.edges.append((name, start, [(f"{name}_{i}", start) for i in range(1, len(kids) + 1)]))
+            stack.extend((f"{name}_{i}", k) for i, k in enumerate(kids, 1))
+        else:
+            value, pos = node
+            collect.values.append((name, value, pos))
+
+
+def parse(text: str, source: str = "<string>") -> Tree:
+    """Parse DSL ``text`` into a validated :class:`Tree`.
+
+    :raises DSLError: on a syntax error or an invalid tree, naming the place.
+
+    >>> parse("a(b(e=3, f=12), c(h=2))").children("a")
+    ('b', 'c')
+    """
+    lines = text.splitlines()
+    parser = _parser()
+    with parser.lock:
+        collect = parser.collect
+        collect.reset()
+        try:
+            shape = parser.lark.parse(text)
+        except _Bad as bad:
+            raise DSLError(bad.message, source, *_pos(bad.token), lines) from None
+        except VisitError as err:  # lark wraps errors raised in callbacks
+            if isinstance(err.orig_exc, _Bad):
+                bad = err.orig_exc
+                raise DSLError(bad.message, source, *_pos(bad.token), lines) from None
+            raise
+        except UnexpectedInput as err:
+            raise DSLError(_describe(err, text), source, err.line or 0, err.column or 0, lines) from None
+        if collect.form == "list":
+            _list_form(shape, collect, (1, 1))
+        edges, values, side = collect.edges, collect.values, collect.side
+        defined = sorted(collect.defined, key=lambda d: d[1]) if collect.form == "nested" else ()
+        collect.reset()
+    try:
+        return build(edges, values, side, defined)
+    except TreeError as err:
+        line, col = err.pos
+        if (line, col) == (0, 0) and lines:
+            line, col = 1, 1
+        raise DSLError(err.message, source, line, col, lines) from None
+
+
+def _describe(err: UnexpectedInput, text: str) -> str:
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        return f"unexpected character {ch!r}"
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        if all(not l.strip() or l.strip().startswith(("#", "%")) for l in text.splitlines()):
+            return "empty file: expected a tree"
+        expected = getattr(err, "accepts", None) or getattr(err, "expected", None) or []
+        return "unexpected end of file" + _expected(expected)
+    if isinstance(err, UnexpectedToken):
+        return f"unexpected {str(err.token)!r}" + _expected(err.accepts or err.expected)
+    return str(err).splitlines()[0]
+
+
+def _expected(names: Any) -> str:
+    words = sorted({_TERMINALS.get(n, n) for n in names})
+    return f"; expected {', '.join(words)}" if words else ""
+
+
+def load(path: str | Path) -> Tree:
+    """Read and parse a ``.tree`` file (UTF-8); ``-`` reads standard input."""
+    if str(path) == "-":
+        import sys
+        return parse(sys.stdin.read(), "<stdin>")
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise DSLError(f"not UTF-8 text ({err.reason} at byte {err.start})", str(path), 0, 0, []) from None
+    except OSError as err:
+        raise DSLError(f"cannot read: {err.strerror}", str(path), 0, 0, []) from None
+    return parse(text, str(path))
+
+
+def dump(tree: Tree, form: str = "nested") -> str:
+    """DSL text for ``tree`` (``nested`` or ``flat``) that parses back to an
+    equal tree.  Inner nodes with a static value keep it."""
+    names, kids, values = tree.names, tree.kids, tree.values
+    head = "min " if tree.root_side == "min" else ""
+    if form == "flat":
+        out = [head.strip()] if head else []
+        for i, ks in enumerate(kids):
+            if ks:
+                out.append(f"{quote(names[i])} -> {', '.join(quote(names[k]) for k in ks)}")
+        for i, v in enumerate(values):
+            if v is not None:
+                out.append(f"{quote(names[i])} = {number_text(v)}")
+        return "\n".join(out) + "\n"
+    if form != "nested":
+        raise ValueError(f"unknown form {form!r}")
+    if not kids[0]:
+        return f"{head}{quote(names[0])} = {number_text(values[0])}\n"  # type: ignore[arg-type]
+    parts: list[str] = []
+    stack: list[Any] = [0]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        i = item
+        label = quote(names[i])
+        if values[i] is not None:
+            label += f" = {number_text(values[i])}"  # type: ignore[arg-type]
+        if not kids[i]:
+            parts.append(label)
+            continue
+        parts.append(label + "(")
+        stack.append(")")
+        for j, k in enumerate(reversed(kids[i])):
+            stack.append(k)
+            if j < len(kids[i]) - 1:
+                stack.append(", ")
+    return head + "".join(parts) + "\n"

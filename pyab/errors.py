@@ -1,0 +1,52 @@
+"""pyab's errors.  Everything pyab raises on purpose derives from :class:`Error`."""
+
+from __future__ import annotations
+
+__all__ = ["DSLError", "Error", "Mismatch", "PrologError", "SearchTimeout"]
+
+
+class Error(Exception):
+    """Root of pyab's errors."""
+
+
+class DSLError(Error, ValueError):
+    """A tree text that cannot be read.  Carries ``source``, ``line``,
+    ``column`` (1-based; 0 when there is no place) and ``excerpt``: the
+    offending line with a caret under the column."""
+
+    def __init__(self, message: str, source: str, line: int, column: int, lines: list[str]):
+        self.message, self.source, self.line, self.column = message, source, line, column
+        self.excerpt = ""
+        if 0 < line <= len(lines):
+            text = lines[line - 1].expandtabs(1)
+            if len(text) > 200:  # keep the caret readable on very long lines
+                start = max(0, column - 100)
+                text, column = text[start:start + 200], column - start
+            self.excerpt = f"  {text}\n  {' ' * max(column - 1, 0)}^"
+        place = f"{source}:{line}:{self.column}" if line else source
+        super().__init__(f"{place}: {message}")
+
+    def __str__(self) -> str:
+        head = super().__str__()
+        return f"{head}\n{self.excerpt}" if self.excerpt else head
+
+
+class PrologError(Error):
+    """SWI-Prolog raised an error.  ``term`` is the error term as text
+    (e.g. ``error(resource_error(...),_)``), ``message`` SWI's own words."""
+
+    def __init__(self, message: str, term: str = ""):
+        super().__init__(message)
+        self.message, self.term = message, term
+
+
+class SearchTimeout(PrologError):
+    """A search ran past its time limit and was stopped."""
+
+
+class Mismatch(Error):
+    """The two engines disagree.  ``diff`` says where."""
+
+    def __init__(self, message: str, diff: str = ""):
+        super().__init__(message)
+        self.diff = diff

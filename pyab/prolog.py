@@ -1,0 +1,245 @@
+"""The pyswip bridge: one SWI-Prolog engine per process, one module per tree.
+
+Data crosses only as string arguments of fixed predicates in
+``prolog/pyab_bridge.pl`` (through the C interface that pyswip loads), never
+as query text.  Answers come back as one string with NUL-separated fields,
+which sidesteps pyswip's slow list conversion and its 64-bit integer
+wrapping (numbers travel as their Prolog text).
+
+A tree is loaded into module ``pyab_t<N>`` the first time it is solved and
+stays there while the :class:`~pyab.tree.Tree` object lives; when the object
+is garbage-collected the module (and each program copy loaded for it) is
+dropped at the next call.  Calls are serialised by one lock.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import math
+import re
+import threading
+import weakref
+from pathlib import Path
+from typing import Any
+
+from .errors import PrologError, SearchTimeout
+from .facts import facts, number
+from .result import Result
+from .search import algorithm as find_algorithm
+from .tree import Number, Tree
+
+__all__ = ["PROLOG_DIR", "engine", "solve"]
+
+PROLOG_DIR = Path(__file__).resolve().parent.parent / "prolog"
+
+# SWI-Prolog.h (9.x) constants used below.
+_PL_ATOM, _PL_STRING = 2, 6
+_REP_UTF8 = 0x00100000
+_CVT_ATOM, _CVT_STRING, _CVT_EXCEPTION = 0x1, 0x2, 0x1000
+_BUF_STACK = 0x00010000
+_PL_Q_NODEBUG, _PL_Q_CATCH_EXCEPTION = 0x04, 0x08
+
+_INT = re.compile(r"[+-]?\d+\Z")
+
+
+def _parse_number(text: str) -> Number:
+    if _INT.match(text):
+        return int(text)
+    if text.endswith("Inf"):
+        return -math.inf if text.startswith("-") else math.inf
+    if text.endswith("NaN"):
+        return math.nan
+    return float(text)
+
+
+class _Engine:
+    """The process's SWI-Prolog, reached through pyswip's C bindings."""
+
+    def __init__(self) -> None:
+        import pyswip.prolog  # noqa: F401  (initialises SWI-Prolog)
+        from pyswip import core
+
+        lib = core._lib
+        self._lib = lib
+        lib.PL_put_chars.argtypes = [ctypes.c_size_t, ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p]
+        lib.PL_put_chars.restype = ctypes.c_int
+        lib.PL_get_nchars.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t),
+                                      ctypes.POINTER(ctypes.c_char_p), ctypes.c_uint]
+        lib.PL_get_nchars.restype = ctypes.c_int
+        lib.PL_new_term_refs.argtypes = [ctypes.c_int]
+        lib.PL_new_term_refs.restype = ctypes.c_size_t
+        lib.PL_predicate.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
+        lib.PL_predicate.restype = ctypes.c_void_p
+        lib.PL_call_predicate.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
+        lib.PL_call_predicate.restype = ctypes.c_int
+        lib.PL_open_foreign_frame.restype = ctypes.c_size_t
+        lib.PL_discard_foreign_frame.argtypes = [ctypes.c_size_t]
+        lib.PL_thread_self.restype = ctypes.c_int
+        lib.PL_thread_attach_engine.argtypes = [ctypes.c_void_p]
+        lib.PL_thread_attach_engine.restype = ctypes.c_int
+        lib.PL_exception.argtypes = [ctypes.c_size_t]
+        lib.PL_exception.restype = ctypes.c_size_t
+        lib.PL_clear_exception.restype = None
+        self._preds: dict[tuple[str, int, str], int] = {}
+
+        self.call("set_prolog_flag", [("atom", "debug_on_error"), ("atom", "false")], module="system")
+        self.call("set_prolog_flag", [("atom", "report_error"), ("atom", "false")], module="system")
+        self.call("ensure_loaded", [("atom", str(PROLOG_DIR / "pyab_bridge.pl"))], module="user")
+
+    def _pred(self, name: str, arity: int, module: str) -> int:
+        key = (name, arity, module)
+        if key not in self._preds:
+            self._preds[key] = self._lib.PL_predicate(name.encode(), arity, module.encode())
+        return self._preds[key]
+
+    def call(self, name: str, args: list[tuple[str, str] | None], module: str = "pyab_bridge") -> list[str | None]:
+        """Call ``module:name/len(args)``; each argument is ``("atom"|"string",
+        text)`` or ``None`` for an output variable.  Returns the outputs'
+        text.  Raises PrologError when the goal fails or raises."""
+        lib = self._lib
+        if lib.PL_thread_self() == -1:  # a Python thread SWI-Prolog has not met
+            if lib.PL_thread_attach_engine(None) < 0:
+                raise PrologError("cannot attach a SWI-Prolog engine to this thread")
+        frame = lib.PL_open_foreign_frame()
+        try:
+            t0 = lib.PL_new_term_refs(len(args))
+            for i, arg in enumerate(args):
+                if arg is not None:
+                    kind, text = arg
+                    data = text.encode("utf-8")
+                    flags = (_PL_ATOM if kind == "atom" else _PL_STRING) | _REP_UTF8
+                    if not lib.PL_put_chars(t0 + i, flags, len(data), data):
+                        raise PrologError(f"cannot pass {kind} argument {i + 1} to {name}")
+            ok = lib.PL_call_predicate(None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
+                                       self._pred(name, len(args), module), t0)
+            if not ok:
+                exc = lib.PL_exception(0)
+                if exc:
+                    lib.PL_clear_exception()
+                    raise PrologError(f"{module}:{name}/{len(args)} raised an error")
+                raise PrologError(f"{module}:{name}/{len(args)} failed")
+            out: list[str | None] = []
+            for i, arg in enumerate(args):
+                if arg is None:
+                    size = ctypes.c_size_t()
+                    buf = ctypes.c_char_p()
+                    if not lib.PL_get_nchars(t0 + i, ctypes.byref(size), ctypes.byref(buf),
+                                             _CVT_ATOM | _CVT_STRING | _REP_UTF8 | _BUF_STACK):
+                        raise PrologError(f"{name}: output {i + 1} is not text")
+                    out.append(ctypes.string_at(buf, size.value).decode("utf-8"))
+                else:
+                    out.append(None)
+            return out
+        finally:
+            lib.PL_discard_foreign_frame(frame)
+
+
+_LOCK = threading.RLock()
+_ENGINE: _Engine | None = None
+_COUNTER = itertools.count(1)
+_MODULES: "weakref.WeakKeyDictionary[Tree, str]" = weakref.WeakKeyDictionary()
+_PROGRAMS: dict[str, int] = {}  # program file -> number, for program module names
+_GONE: list[str] = []  # modules of trees that have been garbage-collected
+
+
+def engine() -> _Engine:
+    """The process's engine, started on first use."""
+    global _ENGINE
+    with _LOCK:
+        if _ENGINE is None:
+            _ENGINE = _Engine()
+        return _ENGINE
+
+
+def _drop_gone(eng: _Engine) -> None:
+    while _GONE:
+        eng.call("drop", [("atom", _GONE.pop())])
+
+
+def _module(eng: _Engine, tree: Tree) -> str:
+    module = _MODULES.get(tree)
+    if module is None:
+        module = f"pyab_t{next(_COUNTER)}"
+        out = eng.call("load_tree_safe", [("atom", module), ("string", facts(tree)), None])[0]
+        _raise_if_error(out or "")
+        _MODULES[tree] = module
+        weakref.finalize(tree, _GONE.append, module)
+    return module
+
+
+def _raise_if_error(out: str) -> None:
+    if out.startswith("error\0"):
+        _, message, term = out.split("\0", 2)
+        if "time_limit_exceeded" in term:
+            raise SearchTimeout("the search ran past its time limit and was stopped", term)
+        raise PrologError(message.strip() or term, term)
+
+
+def solve(
+    tree: Tree,
+    algorithm: str = "bratko",
+    alpha: Number = -math.inf,
+    beta: Number = math.inf,
+    *,
+    depth: int | None = None,
+    timeout: float | None = None,
+    program: str | Path | None = None,
+) -> Result:
+    """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
+
+    ``program`` replaces the algorithm's Prolog file (e.g. your own
+    alphabeta/5, or a mutant in a test); it is loaded unchanged.
+    :raises PrologError: on any Prolog error; :class:`SearchTimeout` when
+        ``timeout`` seconds pass first.
+    """
+    for bound in (alpha, beta):
+        if isinstance(bound, float) and math.isnan(bound):
+            raise ValueError("a window bound cannot be NaN")
+    alg = find_algorithm(algorithm)
+    path = str(Path(program).resolve() if program else PROLOG_DIR / alg.prolog_file)
+    if not Path(path).is_file():
+        raise PrologError(f"no Prolog program at {path}")
+    opts = f"{'inf' if depth is None else int(depth)} {float(timeout or 0)!r}"
+    with _LOCK:
+        eng = engine()
+        _drop_gone(eng)
+        module = _module(eng, tree)
+        prog_no = _PROGRAMS.setdefault(path, len(_PROGRAMS) + 1)
+        out = eng.call("solve", [
+            ("atom", module), ("atom", f"{module}_p{prog_no}"), ("string", path),
+            ("atom", algorithm), ("string", tree.root),
+            ("string", number(alpha)), ("string", number(beta)), ("string", opts), None,
+        ])[-1] or ""
+    _raise_if_error(out)
+    if out == "fail":
+        raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
+    fields = out.split("\0")
+    _, flag, best, value, nl, nv, np_ = fields[:7]
+    names = fields[7:]
+    nl_, nv_ = int(nl), int(nv)
+    return Result(
+        best=best if flag == "1" else None,
+        value=_parse_number(value),
+        leaves=tuple(names[:nl_]),
+        visited=tuple(names[nl_:nl_ + nv_]),
+        pruned=tuple(names[nl_ + nv_:nl_ + nv_ + int(np_)]),
+        engine="prolog",
+        algorithm=algorithm,
+    )
+
+
+def live_modules() -> int:
+    """How many tree and program modules SWI-Prolog holds (for leak checks)."""
+    with _LOCK:
+        eng = engine()
+        _drop_gone(eng)
+        return int(eng.call("live_modules_text", [None])[0] or 0)
+
+
+def drop(tree: Tree) -> None:
+    """Drop ``tree``'s module now instead of when the object is collected."""
+    with _LOCK:
+        module = _MODULES.pop(tree, None)
+        if module is not None:
+            engine().call("drop", [("atom", module)])

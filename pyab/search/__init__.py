@@ -1,0 +1,55 @@
+"""The search algorithms: one Python home and one Prolog home for each.
+
+``ALGORITHMS`` maps the name used on the command line (``--algorithm``) to
+where each side lives.  The Python side is a module in this package with a
+``search(tree, alpha, beta, *, depth=None) -> Result`` function; the Prolog
+side is a plain file under ``prolog/`` whose entry goal is listed in
+``prolog/pyab_bridge.pl`` (``entry/8``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from ..result import Result
+from ..tree import Number, Tree
+
+__all__ = ["ALGORITHMS", "Algorithm", "algorithm", "python_search"]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    name: str
+    module: str        # pyab.search.<module>, function `search`
+    prolog_file: str   # file under prolog/
+    summary: str
+
+
+ALGORITHMS: dict[str, Algorithm] = {
+    a.name: a
+    for a in [
+        Algorithm("bratko", "bratko", "alphabeta.pl",
+                  "the slides' alphabeta/5 (Bratko): strict cut tests, later child wins ties"),
+    ]
+}
+
+
+def algorithm(name: str) -> Algorithm:
+    """The algorithm called ``name``; ValueError listing the known ones."""
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        known = ", ".join(ALGORITHMS)
+        raise ValueError(f"unknown algorithm {name!r} (known: {known})") from None
+
+
+def python_search(name: str) -> Callable[..., Result]:
+    return importlib.import_module(f"{__name__}.{algorithm(name).module}").search
+
+
+def solve_python(tree: Tree, name: str = "bratko", alpha: Number = -math.inf,
+                 beta: Number = math.inf, depth: int | None = None) -> Result:
+    return python_search(name)(tree, alpha, beta, depth=depth)
