@@ -53,6 +53,29 @@ class Tree:
                     depth[k] = depth[i] + 1
             object.__setattr__(self, "depth", tuple(depth))
 
+    # -- the node protocol every Python search runs on ------------------------
+    # A node is an opaque handle (here: its id).  Implicit trees
+    # (pyab.trees) offer the same five members, so one mirror serves both.
+    root_node = 0
+
+    def kids_of(self, node: int) -> Sequence[int]:
+        """The children of ``node`` (moves/2); empty for a leaf."""
+        return self.kids[node]
+
+    def value_of(self, node: int) -> Number | None:
+        """The static value of ``node`` (staticval/2)."""
+        return self.values[node]
+
+    def is_max(self, node: int) -> bool:
+        """True when MAX is to move in ``node`` (max_to_move/1)."""
+        return self.is_max_id(node)
+
+    def name_of(self, node: int) -> str:
+        return self.names[node]
+
+    def depth_of(self, node: int) -> int:
+        return self.depth[node]
+
     # -- by id -------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.names)
@@ -101,15 +124,6 @@ class Tree:
 
     def __contains__(self, name: object) -> bool:
         return name in self.index
-
-    def pruned(self, visited: Iterable[str]) -> list[str]:
-        """The unvisited children of visited nodes, in tree order.
-
-        These are the roots of the subtrees a search cut off.
-        """
-        seen = {self.index[n] for n in visited}
-        # Ids are pre-order numbers, so sorting them gives tree order.
-        return [self.names[k] for k in sorted(k for i in seen for k in self.kids[i] if k not in seen)]
 
 
 def _check_value(name: str, value: Number, pos: Pos) -> None:

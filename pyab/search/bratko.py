@@ -19,16 +19,18 @@ import math
 
 from ..result import Result
 from ..tree import Number, Tree
+from .common import Recorder
 from .trampoline import run
 
 __all__ = ["search"]
 
 
 def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, **_: object) -> Result:
-    """Run the slides' alphabeta/5 on the root of ``tree`` in ``alpha..beta``."""
-    kids, values, is_max = tree.kids, tree.values, tree.is_max_id
-    visited: list[int] = []
-    leaves: list[int] = []
+    """Run the slides' alphabeta/5 on the root of ``tree`` in ``alpha..beta``.
+
+    ``tree`` is a :class:`Tree` or any tree with the same node protocol."""
+    moves, is_max = tree.kids_of, tree.is_max
+    rec = Recorder(tree, "bratko")
 
     def min_to_move(pos: int) -> bool:
         return not is_max(pos)
@@ -37,12 +39,11 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, **_: 
         return is_max(pos)
 
     def alphabeta(pos, alpha, beta):
-        visited.append(pos)
-        pos_list = kids[pos]  # moves(Pos, PosList)
+        rec.visit(pos)
+        pos_list = moves(pos)  # moves(Pos, PosList)
         if pos_list:
             return (yield boundedbest(pos_list, 0, alpha, beta))
-        leaves.append(pos)  # staticval(Pos, Val)
-        return None, values[pos]
+        return None, rec.read(pos)  # staticval(Pos, Val)
 
     def boundedbest(pos_list, i, alpha, beta):
         pos = pos_list[i]
@@ -70,15 +71,5 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, **_: 
             return pos, val
         return pos1, val1
 
-    best, value = run(alphabeta(0, alpha, beta))
-    names = tree.names
-    visited_names = [names[i] for i in visited]
-    return Result(
-        best=None if best is None else names[best],
-        value=value,
-        leaves=tuple(names[i] for i in leaves),
-        visited=tuple(visited_names),
-        pruned=tuple(tree.pruned(visited_names)),
-        engine="python",
-        algorithm="bratko",
-    )
+    best, value = run(alphabeta(tree.root_node, alpha, beta))
+    return rec.result(best, value)
