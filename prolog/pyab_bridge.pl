@@ -4,7 +4,8 @@
             live_modules_text/1,
             solve/9,           % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             drop/1,            % +Module
-            live_modules/1     % -Count
+            live_modules/1,    % -Count
+            resource_counts_text/1  % -Text
           ]).
 /** <module> The Prolog half of pyab's bridge
 
@@ -259,4 +260,23 @@ live_modules_text(Text) :-
     number_string(Count, Text).
 
 live_modules(Count) :-
-    aggregate_all(count, (current_module(M), sub_atom(M, 0, _, _, pyab_t)), Count).
+    aggregate_all(count, live_module_(_), Count).
+
+%   current_module/1 does not enumerate modules of class `temporary` (the
+%   class every tree and program module gets), so walk the atoms instead and
+%   ask about each candidate by name.
+
+live_module_(M) :-
+    current_atom(M),
+    sub_atom(M, 0, _, _, pyab_t),
+    current_module(M).
+
+%!  resource_counts_text(-Text) is det.
+%
+%   Text is "Modules Atoms": live tree/program modules and the number of
+%   atoms in the system (statistics/2 key `atoms`), for leak tests.
+
+resource_counts_text(Text) :-
+    live_modules(Modules),
+    statistics(atoms, Atoms),
+    format(string(Text), "~d ~d", [Modules, Atoms]).
