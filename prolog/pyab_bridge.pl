@@ -109,7 +109,10 @@ fact(max_to_move(P)) :- atom(P).
 %   Run algorithm Alg (program File, loaded once into module Prog) on the
 %   tree in module Tree.  RootS, AlphaS and BetaS are strings; the numbers
 %   are read with number_string/2 so floats and infinities arrive exact.
-%   Opts is a string "Depth Seconds" (`inf` or an integer; 0 = no limit).
+%   Opts is a string "Depth Seconds" (`inf` or an integer; 0 = no limit),
+%   optionally followed by " StackLimit" (bytes) to run the search under
+%   a smaller stack_limit flag than the process's (the old one is put back
+%   afterwards, also after a resource error).
 %   Out is a string: "ok", best flag, best, value, then the counts and names
 %   of leaves, visited and pruned; or "error", message, error term.
 
@@ -123,15 +126,16 @@ solve_(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out) :-
     atom_string(Root, RootS),
     number_string(Alpha, AlphaS),
     number_string(Beta, BetaS),
-    split_string(OptsS, " ", "", [DepthS, SecondsS]),
+    split_string(OptsS, " ", "", [DepthS, SecondsS|MoreS]),
     (   DepthS == "inf" -> Depth = inf ; number_string(Depth, DepthS) ),
     number_string(Seconds, SecondsS),
+    stack_limit_option_(MoreS, StackLimit),
     (   entry(Alg, Root, Alpha, Beta, Depth, Best, Val, Goal)
     ->  true
     ;   domain_error(pyab_algorithm, Alg)
     ),
     retractall(Tree:'$pyab_event'(_, _)),
-    (   run_limited(Seconds, Prog:Goal)
+    (   with_stack_limit_(StackLimit, run_limited(Seconds, Prog:Goal))
     ->  collect(Tree, Best, Val, Out)
     ;   Out = "fail"
     ),
@@ -142,6 +146,23 @@ run_limited(Seconds, Goal) :-
     ->  once(Goal)
     ;   call_with_time_limit(Seconds, once(Goal))
     ).
+
+stack_limit_option_([], default).
+stack_limit_option_([LimitS], Limit) :-
+    number_string(Limit, LimitS),
+    must_be(positive_integer, Limit).
+
+%   The stack_limit flag is thread-local, so setting it around the goal
+%   limits exactly this search.
+
+with_stack_limit_(default, Goal) :-
+    !,
+    call(Goal).
+with_stack_limit_(Limit, Goal) :-
+    current_prolog_flag(stack_limit, Old),
+    setup_call_cleanup(set_prolog_flag(stack_limit, Limit),
+                       Goal,
+                       set_prolog_flag(stack_limit, Old)).
 
 ensure_program(Tree, Prog, _) :-
     program_module(Tree, Prog, _),

@@ -185,11 +185,15 @@ def solve(
     depth: int | None = None,
     timeout: float | None = None,
     program: str | Path | None = None,
+    stack_limit: int | None = None,
 ) -> Result:
     """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
 
     ``program`` replaces the algorithm's Prolog file (e.g. your own
     alphabeta/5, or a mutant in a test); it is loaded unchanged.
+    ``stack_limit`` (bytes) runs this one search under a smaller SWI-Prolog
+    stack limit (the flag is put back afterwards); running out of it raises
+    :class:`PrologError` and leaves the engine usable.
     :raises PrologError: on any Prolog error; :class:`SearchTimeout` when
         ``timeout`` seconds pass first.
     """
@@ -201,6 +205,10 @@ def solve(
     if not Path(path).is_file():
         raise PrologError(f"no Prolog program at {path}")
     opts = f"{'inf' if depth is None else int(depth)} {float(timeout or 0)!r}"
+    if stack_limit is not None:
+        if isinstance(stack_limit, bool) or not isinstance(stack_limit, int) or stack_limit <= 0:
+            raise ValueError(f"stack_limit must be a positive number of bytes, not {stack_limit!r}")
+        opts += f" {stack_limit}"
     with _LOCK:
         eng = engine()
         _drop_gone(eng)
@@ -227,6 +235,15 @@ def solve(
         engine="prolog",
         algorithm=algorithm,
     )
+
+
+def resource_counts() -> tuple[int, int]:
+    """(live tree and program modules, atoms in SWI-Prolog), for leak checks."""
+    with _LOCK:
+        eng = engine()
+        _drop_gone(eng)
+        modules, atoms = (eng.call("resource_counts_text", [None])[0] or "0 0").split()
+        return int(modules), int(atoms)
 
 
 def live_modules() -> int:
