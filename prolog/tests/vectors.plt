@@ -1,0 +1,113 @@
+/*  The golden vectors of tests/vectors/bratko.json, run in plain SWI-Prolog.
+
+    pytest reads the same table (tests/test_vectors.py), so both languages
+    answer to it.  Trees in the table are written in the DSL's nested or list
+    form, which are Prolog terms too; tree_facts/3 turns one into the slides'
+    facts, and pyab_bridge (the Prolog half of the bridge) loads them into a
+    module of their own, runs the unchanged program and observes it.
+
+    Run: swipl -g run_tests -t halt prolog/tests/vectors.plt
+*/
+
+:- use_module(library(http/json)).
+:- use_module(library(plunit)).
+
+:- prolog_load_context(directory, Dir),
+   directory_file_path(Dir, '..', PrologDir),
+   directory_file_path(Dir, '../../tests/vectors/bratko.json', Json),
+   asserta(user:vector_file(Json)),
+   directory_file_path(PrologDir, 'alphabeta.pl', Program),
+   asserta(user:vector_program(Program)),
+   directory_file_path(PrologDir, 'pyab_bridge.pl', Bridge),
+   use_module(Bridge).
+
+vector(V) :-
+    vector_file(File),
+    setup_call_cleanup(open(File, read, S, [encoding(utf8)]),
+                       json_read_dict(S, Dict, [value_string_as(atom)]),
+                       close(S)),
+    member(V, Dict.vectors).
+
+%!  tree_facts(+Side, +Term, -Facts) is det.
+%
+%   Facts of the tree written as Term: `Name = Value` is a leaf,
+%   `Name(Child, ...)` an inner node, a list an inner node and a number a
+%   leaf named by its Dewey path (r, r_1, r_1_2, ...).
+
+tree_facts(Side, Term, Facts) :-
+    phrase(node(Term, r, Side, _), Facts).
+
+node(Name = Value, _, Side, Name) -->
+    { atom(Name), number(Value) }, !,
+    [staticval(Name, Value)], side(Side, Name).
+node(Value, Dewey, Side, Dewey) -->
+    { number(Value) }, !,
+    [staticval(Dewey, Value)], side(Side, Dewey).
+node(List, Dewey, Side, Dewey) -->
+    { is_list(List) }, !,
+    { other(Side, Next),
+      findall(Kid-Child, ( nth1(I, List, Kid),
+                           format(atom(Child), '~w_~w', [Dewey, I]) ), Pairs) },
+    children(Pairs, Next, Names),
+    [tree(Dewey, Names)], side(Side, Dewey).
+node(Term, _, Side, Name) -->
+    { compound(Term), compound_name_arguments(Term, Name, Kids), other(Side, Next),
+      findall(Kid-x, member(Kid, Kids), Pairs) },
+    children(Pairs, Next, Names),
+    [tree(Name, Names)], side(Side, Name).
+
+children([], _, []) --> [].
+children([Kid-Dewey|Pairs], Side, [Name|Names]) -->
+    node(Kid, Dewey, Side, Name),
+    children(Pairs, Side, Names).
+
+side(max, Name) --> [max_to_move(Name)].
+side(min, Name) --> [min_to_move(Name)].
+
+other(max, min).
+other(min, max).
+
+bound("-inf", X) :- !, X is -inf.
+bound("inf", X) :- !, X is inf.
+bound('-inf', X) :- !, X is -inf.
+bound(inf, X) :- !, X is inf.
+bound(X, X).
+
+%   Run one vector through pyab_bridge and split its answer.
+run_vector(V, Best, Val, Leaves) :-
+    term_string(Term, V.tree),
+    tree_facts(V.side, Term, Facts),
+    with_output_to(string(Text), forall(member(F, Facts), format("~q.~n", [F]))),
+    gensym(vec_t, M),
+    atom_concat(M, '_p', P),
+    load_tree(M, Text),
+    vector_program(Program),
+    bound(V.alpha, A), bound(V.beta, B),
+    format(string(AS), "~q", [A]), format(string(BS), "~q", [B]),
+    root_name(Facts, Root),
+    atom_string(Root, RootS),
+    solve(M, P, Program, bratko, RootS, AS, BS, "inf 0", Out),
+    drop(M),
+    % split_string/4 merges adjacent NUL separators (SWI 9.0.4), so an empty
+    % field would vanish; atomic_list_concat/3 in split mode keeps it.
+    atomic_list_concat(Fields, '\u0000', Out),
+    Fields = [ok, Flag, BestA, ValA, NL, _NV, _NP|Names],
+    ( Flag == '1' -> Best = BestA ; Best = null ),
+    atom_number(ValA, Val),
+    atom_number(NL, N),
+    length(Leaves, N), append(Leaves, _, Names).
+
+root_name(Facts, Root) :-
+    last(Facts, Side), arg(1, Side, Root).
+
+:- begin_tests(vectors).
+
+test(vector, [forall(vector(V)), true(Got == Want)]) :-
+    run_vector(V, Best, Val, Leaves),
+    Got = V.name-Best-Val-Leaves,
+    Want = V.name-V.best-V.value-V.leaves.
+
+test(table_is_not_empty, [true(N >= 9)]) :-
+    aggregate_all(count, vector(_), N).
+
+:- end_tests(vectors).
