@@ -30,7 +30,7 @@ pytest:
 	$(BIN)/python -m pytest
 
 plunit:
-	swipl -g run_tests -t halt prolog/tests/*.plt
+	swipl -g run_tests -t halt prolog/tests/all.pl
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
