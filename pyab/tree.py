@@ -17,13 +17,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence, Union
 
+from .errors import Error
+
 Number = Union[int, float]
 Pos = tuple[int, int]  # (line, column), 1-based; (0, 0) when unknown
 
-__all__ = ["Number", "Tree", "TreeError", "build"]
+__all__ = ["Number", "Tree", "TreeError", "build", "check_window"]
 
 
-class TreeError(ValueError):
+class TreeError(Error, ValueError):
     """A tree that cannot be built.  ``pos`` is the (line, column) named."""
 
     def __init__(self, message: str, pos: Pos = (0, 0)):
@@ -133,6 +135,69 @@ def _check_value(name: str, value: Number, pos: Pos) -> None:
         raise TreeError(f"value of {name!r} is not finite: {value!r}", pos)
 
 
+# Integers that SWI-Prolog 9.0 and Python compare alike with floats: SWI
+# converts the integer to a float first (so 2**53 + 1 == 2.0**53 there),
+# Python compares exactly.  Integers a float holds exactly agree in both.
+_FLOAT_MAX_INT = 2**1024  # from here on float(i) overflows; SWI makes it inf
+
+
+def _exact_in_float(i: int) -> bool:
+    try:
+        return float(i) == i
+    except OverflowError:
+        return False
+
+
+def _check_name(name: object, pos: Pos) -> None:
+    if not isinstance(name, str):
+        raise TreeError(f"a name must be text, not {name!r}", pos)
+    if "\0" in name:
+        raise TreeError(f"name {name!r} contains the NUL character", pos)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TreeError(f"name {name!r} holds a lone surrogate (not a Unicode character)", pos) from None
+
+
+def _check_mixed(vals: dict[str, Number], where: dict[str, Pos]) -> None:
+    """Refuse numbers SWI-Prolog and Python would compare differently."""
+    for name, v in vals.items():
+        if isinstance(v, int) and abs(v) >= _FLOAT_MAX_INT:
+            raise TreeError(
+                f"value of {name!r} is too large: integers from 2**1024 up cannot be compared "
+                "with the window's infinite bounds (SWI-Prolog turns them into inf first)",
+                where[name])
+    first_float = next((n for n, v in vals.items() if isinstance(v, float)), None)
+    if first_float is None:
+        return
+    for name, v in vals.items():
+        if isinstance(v, int) and not _exact_in_float(v):
+            raise TreeError(
+                f"value of {name!r} is an integer a float cannot hold exactly, and the tree also "
+                f"has decimals ({first_float!r} at {_fmt(where[first_float])}): SWI-Prolog would "
+                "round it before comparing, Python would not; write all values as integers "
+                "or all as decimals",
+                where[name])
+
+
+def check_window(tree: "Tree", alpha: Number, beta: Number) -> None:
+    """Refuse a window that SWI-Prolog and Python would compare with the
+    tree's values differently (see :func:`build`): a decimal bound against an
+    integer a float cannot hold exactly, or the other way round.
+
+    :raises TreeError: naming the bound.
+    """
+    ints = [v for v in tree.values if isinstance(v, int) and not _exact_in_float(v)]
+    floats = any(isinstance(v, float) for v in tree.values)
+    for label, b in (("alpha", alpha), ("beta", beta)):
+        if isinstance(b, float) and math.isfinite(b) and ints:
+            raise TreeError(f"{label} {b!r} is a decimal but the tree holds integers a float "
+                            f"cannot hold exactly (e.g. {ints[0]}): give the bound as an integer")
+        if isinstance(b, int) and not isinstance(b, bool) and floats and not _exact_in_float(b):
+            raise TreeError(f"{label} {b} is an integer that SWI-Prolog would round to a float "
+                            "when comparing it with this tree's values")
+
+
 def _fmt(pos: Pos) -> str:
     return f"{pos[0]}:{pos[1]}" if pos != (0, 0) else "elsewhere"
 
@@ -188,6 +253,10 @@ def build(
         if name in vals:
             raise TreeError(f"{name!r} has two values", pos)
         vals[name] = value
+
+    for name, pos in where.items():
+        _check_name(name, pos)
+    _check_mixed(vals, where)
 
     roots = [n for n in where if n not in parent]
     if not roots:
