@@ -101,7 +101,10 @@ class _Collect(Transformer):
     def number(self, items):
         tok = items[0]
         text = str(tok)
-        value: Number = float(text) if any(c in text for c in ".eE") else int(text)
+        try:
+            value: Number = float(text) if any(c in text for c in ".eE") else int(text)
+        except ValueError:  # Python refuses int() of more than 4300 digits
+            raise _Bad(f"integer too large ({len(text.lstrip('+-'))} digits)", tok) from None
         return (value, _pos(tok))
 
     def value(self, items):
