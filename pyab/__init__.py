@@ -44,6 +44,8 @@ def solve(
     the Python engine runs the mirror.  ``timeout`` and ``program`` apply to
     the Prolog engine.
     """
+    from .tree import check_window
+    check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
     if engine == "prolog":
         from . import prolog
         return prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program)
