@@ -1,0 +1,34 @@
+"""pyab show FILE: the searched tree as a picture in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import _common
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "show", help="the searched tree in the terminal: values, windows, chosen line, cuts",
+        description="Search the tree in FILE (or - for stdin) and draw it in the terminal: "
+                    "each node with MAX/MIN, the value it backed up and the window it was "
+                    "called with; the chosen line highlighted, cut-off subtrees dimmed and "
+                    "marked alpha-cut or beta-cut.  Colour on a terminal, plain text when piped.",
+        epilog="example: pyab show examples/slides.tree | less")
+    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
+                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
+    _common.add_algorithm(p)
+    _common.add_window(p)
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="stop the Prolog search after S seconds (exit 2)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..render.terminal import print_tree
+    from ..trace import trace
+    tree = _common.load_tree(args.file)
+    print_tree(trace(tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
+                     beta=args.beta, depth=args.depth, timeout=args.timeout))
+    return 0

@@ -1,0 +1,99 @@
+"""The searched tree as a Graphviz graph.
+
+MAX nodes are boxes, MIN nodes ellipses (the usual look of Graphviz game
+trees; the SVG and HTML pictures use triangles).  Each node shows its name,
+the value it returned or was read as, and the window it was called with;
+the chosen line is bold, an edge into a cut-off subtree is dashed and
+labelled alpha-cut or beta-cut, and the subtree below it is grey.  Sizes
+are kept small (and edges straight) so a few hundred nodes stay readable.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..errors import Error
+from ..trace import Trace, _num
+
+__all__ = ["dot", "render"]
+
+
+def _id(i: int) -> str:
+    return f"n{i}"
+
+
+def _label(text: str) -> str:
+    """A Graphviz double-quoted string (escape backslash and quote)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def dot(trace: Trace) -> str:
+    """The DOT text of ``trace``'s tree and search."""
+    tree = trace.tree
+    values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
+    visited = set(trace.result.visited)
+    line = trace.best_line()
+    best_edges = set(zip(line, line[1:]))
+    grey: set[int] = set()
+    todo = [tree.index[c] for c in cuts]
+    while todo:
+        i = todo.pop()
+        grey.add(i)
+        todo.extend(tree.kids[i])
+    out = [
+        "digraph pyab {",
+        f"  label={_label(f'{trace.algorithm} in {trace.engine}: GoodPos = {trace.result.best}, Val = {_num(trace.result.value)}')};",
+        "  labelloc=t; fontname=Helvetica; ordering=out; nodesep=0.15; ranksep=0.45; splines=line;",
+        "  node [fontname=Helvetica, fontsize=10, margin=\"0.04,0.02\", height=0.3, style=filled, fillcolor=white];",
+        "  edge [fontname=Helvetica, fontsize=9, arrowsize=0.5];",
+    ]
+    on_line = set(line)
+    for i, name in enumerate(tree.names):
+        parts = [name]
+        if name in values:
+            parts.append(_num(values[name]))
+        if name in windows:
+            a, b = windows[name]
+            parts.append(f"[{_num(a)}, {_num(b)}]")
+        attrs = [f"label={_label(chr(10).join(parts))}",
+                 "shape=box" if tree.is_max_id(i) else "shape=ellipse"]
+        if i in grey:
+            attrs += ["color=gray70", "fontcolor=gray60", "fillcolor=gray95"]
+        elif name in visited:
+            attrs.append("fillcolor=\"#e8f0ff\"")
+        if name in on_line and trace.result.visited:
+            attrs += ["penwidth=3", "color=\"#118855\""]
+        out.append(f"  {_id(i)} [{', '.join(attrs)}];")
+    for i, ks in enumerate(tree.kids):
+        for k in ks:
+            child = tree.names[k]
+            attrs = []
+            if child in cuts:
+                kind = cuts[child]
+                attrs += ["style=dashed", "color=\"#cc3333\"", "fontcolor=\"#cc3333\"",
+                          f"label={_label(f'{kind}-cut' if kind else 'cut')}"]
+            elif k in grey:
+                attrs += ["color=gray80", "style=dashed"]
+            if (tree.names[i], child) in best_edges:
+                attrs += ["penwidth=3", "color=\"#118855\""]
+            out.append(f"  {_id(i)} -> {_id(k)}" + (f" [{', '.join(attrs)}]" if attrs else "") + ";")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def render(trace: Trace, out: Path, fmt: str) -> None:
+    """Write ``trace`` to ``out`` as ``fmt`` ("dot", "svg" or "png")."""
+    text = dot(trace)
+    if fmt == "dot":
+        out.write_text(text, encoding="utf-8")
+        return
+    exe = shutil.which("dot")
+    if exe is None:
+        raise Error("Graphviz's `dot` is not installed (Debian: apt-get install graphviz; "
+                    "`make setup` does it); .dot output works without it")
+    done = subprocess.run([exe, f"-T{fmt}", "-o", str(out)], input=text.encode("utf-8"),
+                          capture_output=True, timeout=300)
+    if done.returncode != 0:
+        raise Error(f"dot failed: {done.stderr.decode('utf-8', 'replace').strip()}")

@@ -1,0 +1,227 @@
+"""One self-contained HTML page that steps through a search like the slides.
+
+No network: the SVG, the style and the script are inline.  The page shows
+the tree (``svg.svg`` markup), the current step in words, the slides' frame
+(Alpha, Beta, GoodPos, Val) and the stack of open alphabeta/5 calls with
+their windows.  Keys: → next step, ← previous, End last, Home first; the
+buttons do the same.  The script replays the steps from the start on every
+move (cheap for a few thousand steps) and sets, per node element
+(``[data-node]``): ``visited``, ``open`` (on the stack), ``current``,
+``pruned`` (a cut-off subtree's root, from the step that cuts it on),
+``cutoff`` (below such a root) and ``best`` (the chosen line, once the
+root has returned); its ``.value`` and ``.window`` texts show the value
+backed up so far and the window of the open call.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from ..result import json_number
+from ..trace import Trace, _num
+from .svg import svg
+from .table import rows
+
+__all__ = ["page"]
+
+_CSS = """
+body { font-family: sans-serif; margin: 1em; color: #222; }
+h1 { font-size: 1.2em; margin: 0 0 .3em 0; }
+.sub { color: #555; font-size: .9em; margin-bottom: .6em; }
+#controls button { font-size: 1em; min-width: 3em; margin-right: .3em; }
+#counter { margin-left: .8em; font-weight: bold; }
+#what { margin: .6em 0; min-height: 1.4em; font-family: monospace; font-size: 1.05em; }
+#panels { display: flex; gap: 2em; align-items: flex-start; margin-bottom: .8em; }
+table { border-collapse: collapse; font-size: .9em; }
+th, td { border: 1px solid #bbb; padding: .15em .6em; text-align: right; }
+th { background: #eee; }
+caption { font-weight: bold; text-align: left; padding-bottom: .2em; }
+#stack td:first-child { text-align: left; }
+#picture { overflow: auto; border: 1px solid #ddd; max-height: 75vh; }
+.legend { font-size: .8em; color: #555; margin-top: .4em; }
+"""
+
+_JS = r"""
+(function () {
+  const DATA = JSON.parse(document.getElementById("pyab-data").textContent);
+  const steps = DATA.steps, N = steps.length;
+  const nodes = new Map(), edges = new Map(), labels = new Map();
+  document.querySelectorAll("#picture [data-node]").forEach(function (g) {
+    nodes.set(g.getAttribute("data-node"), g);
+  });
+  document.querySelectorAll("#picture [data-edge]").forEach(function (e) {
+    edges.set(e.getAttribute("data-edge"), e);
+  });
+  document.querySelectorAll("#picture [data-cut-for]").forEach(function (t) {
+    labels.set(t.getAttribute("data-cut-for"), t);
+  });
+  const kids = DATA.kids, parent = {};
+  Object.keys(kids).forEach(function (p) { kids[p].forEach(function (k) { parent[k] = p; }); });
+  const num = function (x) {
+    if (x === null || x === undefined) return "";
+    if (x === "inf" || x === "-inf") return x;
+    return String(x);
+  };
+  let at = 0;
+
+  function below(name, out) {
+    const todo = (kids[name] || []).slice();
+    while (todo.length) { const k = todo.pop(); out.add(k); (kids[k] || []).forEach(function (c) { todo.push(c); }); }
+  }
+
+  function show(k) {
+    at = Math.max(0, Math.min(N, k));
+    const visited = new Set(), pruned = new Set(), cutoff = new Set(), cutKind = {};
+    const value = {}, best = {}, stack = [];
+    for (let i = 0; i < at; i++) {
+      const s = steps[i];
+      if (s.kind === "call") {
+        visited.add(s.node);
+        stack.push({node: s.node, alpha: s.alpha, beta: s.beta});
+      } else if (s.kind === "leaf") {
+        value[s.node] = s.value;
+      } else if (s.kind === "bounds") {
+        const top = stack[stack.length - 1];
+        if (top) { top.alpha = s.new_alpha; top.beta = s.new_beta; }
+      } else if (s.kind === "cut") {
+        (s.removed || []).forEach(function (r) { pruned.add(r); cutKind[r] = s.cut || ""; below(r, cutoff); });
+      } else if (s.kind === "return") {
+        if (s.value !== undefined) value[s.node] = s.value;
+        if (s.best !== undefined) best[s.node] = s.best;
+        while (stack.length && stack[stack.length - 1].node !== s.node) stack.pop();
+        stack.pop();
+      }
+    }
+    const open = new Map(stack.map(function (f) { return [f.node, f]; }));
+    const cur = at > 0 ? steps[at - 1].node : null;
+    const line = new Set();
+    if (at === N && DATA.root_value_known) {
+      let n = DATA.root; line.add(n);
+      while (best[n] !== undefined && !line.has(best[n])) { n = best[n]; line.add(n); }
+    }
+    nodes.forEach(function (g, name) {
+      const c = g.classList;
+      c.toggle("visited", visited.has(name));
+      c.toggle("open", open.has(name));
+      c.toggle("current", name === cur);
+      c.toggle("pruned", pruned.has(name));
+      c.toggle("cutoff", cutoff.has(name));
+      c.toggle("best", line.has(name));
+      g.querySelector(".value").textContent = name in value ? num(value[name]) : "";
+      const f = open.get(name);
+      g.querySelector(".window").textContent =
+        f && f.alpha !== undefined ? "[" + num(f.alpha) + ", " + num(f.beta) + "]" : "";
+    });
+    edges.forEach(function (e, key) {
+      const pc = key.split("\t"), child = pc[1];
+      e.classList.toggle("searched", visited.has(child));
+      e.classList.toggle("cut", pruned.has(child));
+      e.classList.toggle("best", line.has(child) && line.has(pc[0]));
+    });
+    labels.forEach(function (t, child) {
+      t.classList.toggle("shown", pruned.has(child));
+      t.textContent = cutKind[child] === "alpha" ? "\u03b1-cut" : cutKind[child] === "beta" ? "\u03b2-cut" : "cut";
+    });
+    document.getElementById("counter").textContent = "step " + at + " / " + N;
+    document.getElementById("what").textContent = at > 0 ? steps[at - 1].text :
+      "Press \u2192 to start: alphabeta(" + DATA.root + ", " + num(DATA.alpha) + ", " + num(DATA.beta) + ")";
+    const row = at > 0 ? DATA.rows[at - 1] : ["", "", num(DATA.alpha), num(DATA.beta), "", "", ""];
+    ["f-pos", "f-alpha", "f-beta", "f-good", "f-val"].forEach(function (id, j) {
+      document.getElementById(id).textContent = row[[1, 2, 3, 4, 5][j]].trim();
+    });
+    const body = document.querySelector("#stack tbody");
+    body.textContent = "";
+    stack.slice().reverse().forEach(function (f) {
+      const tr = document.createElement("tr");
+      [f.node, num(f.alpha), num(f.beta)].forEach(function (v) {
+        const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    document.body.setAttribute("data-step", String(at));
+    if (cur && nodes.has(cur) && nodes.get(cur).scrollIntoView) {
+      nodes.get(cur).scrollIntoView({block: "nearest", inline: "nearest"});
+    }
+  }
+
+  window.pyabStep = show;
+  document.getElementById("first").onclick = function () { show(0); };
+  document.getElementById("prev").onclick = function () { show(at - 1); };
+  document.getElementById("next").onclick = function () { show(at + 1); };
+  document.getElementById("last").onclick = function () { show(N); };
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "ArrowRight") show(at + 1);
+    else if (ev.key === "ArrowLeft") show(at - 1);
+    else if (ev.key === "End") show(N);
+    else if (ev.key === "Home") show(0);
+    else return;
+    ev.preventDefault();
+  });
+  show(0);
+})();
+"""
+
+
+def _script_json(obj: Any) -> str:
+    """JSON that is safe inside a <script> element."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def page(trace: Trace, title: str = "") -> str:
+    """The HTML page for ``trace`` (see the module docstring)."""
+    tree = trace.tree
+    data = {
+        "root": tree.root,
+        "alpha": json_number(trace.alpha),
+        "beta": json_number(trace.beta),
+        "root_value_known": True,
+        "kids": {n: list(tree.children(n)) for n, ks in zip(tree.names, tree.kids) if ks},
+        "steps": [dict(s.to_json(), text=s.text()) for s in trace.steps],
+        "rows": [list(r) for r in rows(trace)],
+    }
+    r = trace.result
+    how = ("every step observed" if trace.exact
+           else "steps rebuilt from the observed calls, leaves and cuts (no windows)")
+    head = title or f"{trace.algorithm} on {tree.root}"
+    sub = (f"{trace.algorithm} in {trace.engine}, window {_num(trace.alpha)} .. {_num(trace.beta)}; "
+           f"{how}. Result: GoodPos = {r.best if r.best is not None else '(none)'}, "
+           f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}.")
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(head)}</title>
+<style>{_CSS}</style>
+</head>
+<body data-step="0">
+<h1>{escape(head)}</h1>
+<div class="sub">{escape(sub)}</div>
+<div id="controls">
+<button id="first" title="Home">&#x23EE; Home</button><button id="prev" title="Left arrow">&#x2190;</button><button id="next" title="Right arrow">&#x2192;</button><button id="last" title="End">End &#x23ED;</button>
+<span id="counter"></span>
+</div>
+<div id="what"></div>
+<div id="panels">
+<table id="frame"><caption>Frame</caption>
+<tr><th>Pos</th><th>Alpha</th><th>Beta</th><th>GoodPos</th><th>Val</th></tr>
+<tr><td id="f-pos"></td><td id="f-alpha"></td><td id="f-beta"></td><td id="f-good"></td><td id="f-val"></td></tr>
+</table>
+<table id="stack"><caption>Open calls (innermost first)</caption>
+<thead><tr><th>Pos</th><th>Alpha</th><th>Beta</th></tr></thead><tbody></tbody>
+</table>
+</div>
+<div id="picture">
+{svg(tree, trace, final=False)}
+</div>
+<div class="legend">&#x25B2; MAX to move, &#x25BC; MIN to move; yellow: the current node; orange outline: open calls
+(window below); faded: cut off (dashed edge, &#x3b1;-cut or &#x3b2;-cut); green: the chosen line.</div>
+<script type="application/json" id="pyab-data">{_script_json(data)}</script>
+<script>{_JS}</script>
+</body>
+</html>
+"""
