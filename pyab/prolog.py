@@ -260,3 +260,87 @@ def drop(tree: Tree) -> None:
         module = _MODULES.pop(tree, None)
         if module is not None:
             engine().call("drop", [("atom", module)])
+
+
+def solve_traced(
+    tree: Tree,
+    alpha: Number = -math.inf,
+    beta: Number = math.inf,
+    *,
+    timeout: float | None = None,
+    program: str | Path | None = None,
+) -> tuple[Result, list[tuple[Any, ...]]]:
+    """Run the slides' program on ``tree`` in SWI-Prolog and observe it step
+    by step (``solve_traced/8`` in ``prolog/pyab_bridge.pl``).
+
+    Returns the :class:`Result` and the raw events, in the order SWI-Prolog
+    produced them: ``("call", pos, alpha, beta)``, ``("leaf", pos, val)``,
+    ``("bounds", pos, val, alpha, beta, new_alpha, new_beta)``, ``("cut",
+    pos, val, alpha, beta, "alpha"|"beta", (rest, ...))``, ``("return",
+    pos, good_pos_or_None, val)``.  The traced run uses a program module of
+    its own, so untraced solves are not slowed down.
+    """
+    for bound in (alpha, beta):
+        if isinstance(bound, float) and math.isnan(bound):
+            raise ValueError("a window bound cannot be NaN")
+    path = str(Path(program).resolve() if program else PROLOG_DIR / find_algorithm("bratko").prolog_file)
+    if not Path(path).is_file():
+        raise PrologError(f"no Prolog program at {path}")
+    opts = f"inf {float(timeout or 0)!r}"
+    with _LOCK:
+        eng = engine()
+        _drop_gone(eng)
+        module = _module(eng, tree)
+        prog_no = _PROGRAMS.setdefault(path, len(_PROGRAMS) + 1)
+        out = eng.call("solve_traced", [
+            ("atom", module), ("atom", f"{module}_p{prog_no}_trace"), ("string", path),
+            ("string", tree.root), ("string", number(alpha)), ("string", number(beta)),
+            ("string", opts), None,
+        ])[-1] or ""
+    _raise_if_error(out)
+    if out == "fail":
+        raise PrologError(f"the bratko search failed on {tree.root!r} (no answer)", "fail")
+    fields = out.split("\0")
+    _, flag, best, value, nl, nv, np_ = fields[:7]
+    nl_, nv_, np2 = int(nl), int(nv), int(np_)
+    names = fields[7:7 + nl_ + nv_ + np2]
+    result = Result(
+        best=best if flag == "1" else None,
+        value=_parse_number(value),
+        leaves=tuple(names[:nl_]),
+        visited=tuple(names[nl_:nl_ + nv_]),
+        pruned=tuple(names[nl_ + nv_:]),
+        engine="prolog",
+        algorithm="bratko",
+    )
+    return result, _trace_events(fields[7 + nl_ + nv_ + np2:])
+
+
+def _trace_events(fields: list[str]) -> list[tuple[Any, ...]]:
+    """Decode solve_traced/8's event fields (see its PlDoc)."""
+    num = _parse_number
+    events: list[tuple[Any, ...]] = []
+    i = 0
+    while i < len(fields):
+        kind = fields[i]
+        if kind == "call":
+            events.append(("call", fields[i + 1], num(fields[i + 2]), num(fields[i + 3])))
+            i += 4
+        elif kind == "leaf":
+            events.append(("leaf", fields[i + 1], num(fields[i + 2])))
+            i += 3
+        elif kind == "bounds":
+            events.append(("bounds", fields[i + 1], *(num(f) for f in fields[i + 2:i + 7])))
+            i += 7
+        elif kind == "cut":
+            n = int(fields[i + 6])
+            events.append(("cut", fields[i + 1], num(fields[i + 2]), num(fields[i + 3]),
+                           num(fields[i + 4]), fields[i + 5], tuple(fields[i + 7:i + 7 + n])))
+            i += 7 + n
+        elif kind == "return":
+            best = fields[i + 3] if fields[i + 2] == "1" else None
+            events.append(("return", fields[i + 1], best, num(fields[i + 4])))
+            i += 5
+        else:
+            raise PrologError(f"unexpected trace field {kind!r}")
+    return events
