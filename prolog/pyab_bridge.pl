@@ -37,6 +37,16 @@ any other character; the DSL refuses NUL in names).
 
 entry(bratko, Root, Alpha, Beta, _Depth, Best, Val,
       alphabeta(Root, Alpha, Beta, Best, Val)).
+entry(aima, Root, Alpha, Beta, Depth, Best, Val,
+      alpha_beta_search(Root, Alpha, Beta, Depth, Best, Val)).
+entry('cpw-minmax', Root, Alpha, Beta, Depth, Best, Val,
+      cpw_minmax(Root, Alpha, Beta, Depth, Best, Val)).
+entry('cpw-negamax', Root, Alpha, Beta, Depth, Best, Val,
+      cpw_negamax(Root, Alpha, Beta, Depth, Best, Val)).
+entry('cpw-failsoft', Root, Alpha, Beta, Depth, Best, Val,
+      cpw_failsoft(Root, Alpha, Beta, Depth, Best, Val)).
+entry(module22, Root, Alpha, Beta, Depth, Best, Val,
+      module22(Root, Alpha, Beta, Depth, Best, Val)).
 
 %!  load_tree(+M, +Text) is det.
 %

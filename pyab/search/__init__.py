@@ -26,6 +26,7 @@ class Algorithm:
     module: str        # pyab.search.<module>, function `search`
     prolog_file: str   # file under prolog/
     summary: str
+    function: str = "search"  # the search function in that module
 
 
 ALGORITHMS: dict[str, Algorithm] = {
@@ -33,6 +34,18 @@ ALGORITHMS: dict[str, Algorithm] = {
     for a in [
         Algorithm("bratko", "bratko", "alphabeta.pl",
                   "the slides' alphabeta/5 (Bratko): strict cut tests, later child wins ties"),
+        Algorithm("aima", "aima", "aima.pl",
+                  "AIMA's ALPHA-BETA-SEARCH: cuts on v >= beta / v <= alpha, first move worth v"),
+        Algorithm("cpw-minmax", "cpw", "cpw.pl",
+                  "chessprogramming alphaBetaMax/alphaBetaMin: fail-hard, returns the bound",
+                  "search_minmax"),
+        Algorithm("cpw-negamax", "cpw", "cpw.pl",
+                  "chessprogramming negamax alphaBeta, fail-hard", "search_negamax"),
+        Algorithm("cpw-failsoft", "cpw", "cpw.pl",
+                  "chessprogramming negamax alphaBeta, fail-soft: returns the best score",
+                  "search_failsoft"),
+        Algorithm("module22", "module22", "module22.pl",
+                  "AI Module 22 (Rich & Knight MINIMAX-A-B): swapped thresholds, returns a path"),
     ]
 }
 
@@ -47,7 +60,8 @@ def algorithm(name: str) -> Algorithm:
 
 
 def python_search(name: str) -> Callable[..., Result]:
-    return importlib.import_module(f"{__name__}.{algorithm(name).module}").search
+    alg = algorithm(name)
+    return getattr(importlib.import_module(f"{__name__}.{alg.module}"), alg.function)
 
 
 def solve_python(tree: Tree, name: str = "bratko", alpha: Number = -math.inf,
