@@ -36,10 +36,12 @@ def add_window(p: argparse.ArgumentParser) -> None:
                    help="upper end of the window (number, or inf; default inf)")
 
 
-def add_algorithm(p: argparse.ArgumentParser) -> None:
+def add_algorithm(p: argparse.ArgumentParser, also: tuple[str, ...] = ()) -> None:
+    """--algorithm and --depth; ``also`` adds choices such as "all"."""
     from ..search import ALGORITHMS
-    p.add_argument("--algorithm", default="bratko", choices=list(ALGORITHMS), metavar="NAME",
-                   help="which alpha-beta: " + ", ".join(ALGORITHMS) + " (default bratko, the slides' program)")
+    names = [*ALGORITHMS, *also]
+    p.add_argument("--algorithm", default="bratko", choices=names, metavar="NAME",
+                   help="which alpha-beta: " + ", ".join(names) + " (default bratko, the slides' program)")
     p.add_argument("--depth", type=int, default=None, metavar="N",
                    help="depth limit: nodes at depth N are scored by their static value")
 

@@ -70,7 +70,7 @@ examples:
     p.add_argument("--program", metavar="FILE.pl",
                    help="use this Prolog program instead of prolog/alphabeta.pl "
                         "(it must define alphabeta/5 like the slides)")
-    _common.add_algorithm(p)
+    _common.add_algorithm(p, also=("all",))
     _common.add_window(p)
     _common.add_json(p)
     p.set_defaults(run=run)
@@ -81,19 +81,33 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give FILE... or --random N")
     if args.random is not None and args.files:
         raise ValueError("give either FILE... or --random N, not both")
+    if args.algorithm == "all" and args.program:
+        raise ValueError("--program replaces one algorithm's Prolog file: give --algorithm NAME, not all")
     if args.random is not None:
         return _random(args)
     return _files(args)
 
 
 def _one(tree, args, alpha, beta):
-    """Both engines on one tree; (prolog result, python result, diff lines)."""
+    """Both engines on one tree; (prolog result, python result, diff lines).
+    With ``--algorithm all`` every registered algorithm runs; the results
+    are the first algorithm's, or the first disagreeing one's."""
     import pyab
     from ..check import differences
-    kw = dict(algorithm=args.algorithm, alpha=alpha, beta=beta, depth=args.depth)
-    prolog = pyab.solve(tree, "prolog", program=args.program, **kw)
-    python = pyab.solve(tree, "python", **kw)
-    return prolog, python, differences(prolog, python)
+    from ..search import ALGORITHMS
+    names = list(ALGORITHMS) if args.algorithm == "all" else [args.algorithm]
+    first = None
+    for name in names:
+        kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=args.depth)
+        prolog = pyab.solve(tree, "prolog", program=args.program, **kw)
+        python = pyab.solve(tree, "python", **kw)
+        diff = differences(prolog, python)
+        if diff:
+            if len(names) > 1:
+                diff = [f"({name}) {line}" for line in diff]
+            return prolog, python, diff
+        first = first or (prolog, python)
+    return (*first, [])
 
 
 def _files(args: argparse.Namespace) -> int:
@@ -111,7 +125,8 @@ def _files(args: argparse.Namespace) -> int:
                 for line in diff:
                     print("  " + line.replace("\n", "\n  "))
             else:
-                print(f"ok  {path}: best {prolog.best}, value {prolog.value}, "
+                every = f" every algorithm agrees; {prolog.algorithm}:" if args.algorithm == "all" else ""
+                print(f"ok  {path}:{every} best {prolog.best}, value {prolog.value}, "
                       f"{len(prolog.leaves)} leaves, {len(prolog.pruned)} cut")
     if args.json:
         _common.print_json({"algorithm": args.algorithm, "checked": len(reports),

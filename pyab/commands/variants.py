@@ -1,0 +1,99 @@
+"""pyab variants FILE: every registered algorithm on one tree, in both engines."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import _common
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "variants", help="every algorithm on one tree, in both engines: value, move, leaves",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""\
+Run every registered algorithm (see --algorithm in `pyab solve --help`) on the
+tree in FILE, in SWI-Prolog (observed) and in the Python mirror, and print one
+row each: the value, the best move, the number of leaves read, and whether the
+two engines agree on best, value, leaves, visited and pruned.  Exit 0 when
+every pair agrees, 1 when any pair disagrees, 2 on bad input.""",
+        epilog="""\
+examples:
+  pyab variants examples/aima-tie.tree
+  pyab variants examples/slides.tree --alpha 3 --beta 10 --json
+  pyab variants examples/slides.tree --leaves         also list the leaves read""")
+    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+    _common.add_window(p)
+    p.add_argument("--depth", type=int, default=None, metavar="N",
+                   help="depth limit: nodes at depth N are scored by their static value")
+    p.add_argument("--leaves", action="store_true", help="add a column with the leaves read")
+    _common.add_json(p)
+    p.set_defaults(run=run)
+
+
+def rows(tree, alpha, beta, depth=None):
+    """One dict per registered algorithm: name, both results, agreement and
+    the lines of the differences."""
+    import pyab
+    from ..check import differences
+    from ..search import ALGORITHMS
+    out = []
+    for name in ALGORITHMS:
+        kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=depth)
+        prolog = pyab.solve(tree, "prolog", **kw)
+        python = pyab.solve(tree, "python", **kw)
+        diff = differences(prolog, python)
+        out.append({"algorithm": name, "prolog": prolog, "python": python,
+                    "agree": not diff, "differences": diff})
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.depth is not None and args.depth < 0:
+        raise ValueError("--depth must be 0 or more")
+    tree = _common.load_tree(args.file)
+    table = rows(tree, args.alpha, args.beta, args.depth)
+    failed = sum(not r["agree"] for r in table)
+    if args.json:
+        _common.print_json({"algorithms": [
+            {"algorithm": r["algorithm"], "prolog": r["prolog"].to_json(),
+             "python": r["python"].to_json(), "agree": r["agree"]} for r in table]})
+        return 1 if failed else 0
+    _print_table(args, tree, table)
+    return 1 if failed else 0
+
+
+def _print_table(args, tree, table) -> None:
+    from ..facts import number
+    window = _common.window_text(args.alpha, args.beta)
+    depth = "" if args.depth is None else f", depth {args.depth}"
+    print(f"{args.file}: {tree.root_side.upper()} to move at {tree.root}, window {window}{depth}")
+    head = ["algorithm", "value", "best", "leaves", "agree"]
+    body = []
+    for r in table:
+        res = r["prolog"]
+        value = number(res.value) if isinstance(res.value, (int, float)) else str(res.value)
+        cells = [r["algorithm"], value, "-" if res.best is None else res.best,
+                 str(len(res.leaves)), "yes" if r["agree"] else "NO"]
+        if args.leaves:
+            cells.append(" ".join(res.leaves))
+        body.append(cells)
+    if args.leaves:
+        head.append("leaves read")
+    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
+    right = {1, 3}  # numbers
+
+    def line(cells):
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    print(line(head))
+    print(line(["-" * w for w in widths]))
+    for cells in body:
+        print(line(cells))
+    for r in table:
+        if not r["agree"]:
+            print(f"\n{r['algorithm']}: the engines disagree")
+            for d in r["differences"]:
+                print("  " + d.replace("\n", "\n  "))
+    print("\nvalue and best are the Prolog engine's; leaves = static values read.")
