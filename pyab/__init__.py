@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
 from .errors import DSLError, Error, Mismatch, PrologError, SearchTimeout
 from .facts import facts
@@ -62,5 +63,4 @@ def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
 
     :raises Mismatch: when they differ, with a readable diff.
     """
-    from .check import compare
-    return compare(tree, algorithm, alpha, beta, **kw)
+    return _check_module.compare(tree, algorithm, alpha, beta, **kw)

@@ -49,9 +49,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Options whose value may start with a minus sign that argparse would take
+# for an option of its own: `--alpha -inf` is read as `--alpha=-inf`.
+SIGNED_OPTIONS = ("--alpha", "--beta")
+
+
+def _join_signed(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg in SIGNED_OPTIONS:
+            value = next(it, None)
+            out.append(arg if value is None else f"{arg}={value}")
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_signed(sys.argv[1:] if argv is None else argv))
     from .errors import Error, Mismatch
     try:
         return int(args.run(args) or 0)

@@ -64,7 +64,9 @@ def _unquote(token: Token) -> str:
             code = int(esc.rstrip("\\"), 8)
         else:
             raise _Bad(f"unknown escape \\{esc} in a quoted name", token)
-        if code == 0 or code > 0x10FFFF:
+        if code == 0:
+            raise _Bad("a name cannot contain the NUL character", token)
+        if code > 0x10FFFF:
             raise _Bad(f"escape \\{esc} is not a character a name may hold", token)
         return chr(code)
 
@@ -215,7 +217,8 @@ def parse(text: str, source: str = "<string>") -> Tree:
                 raise DSLError(bad.message, source, *_pos(bad.token), lines) from None
             raise
         except UnexpectedInput as err:
-            raise DSLError(_describe(err, text), source, err.line or 0, err.column or 0, lines) from None
+            line, column = _place(err, text, lines)
+            raise DSLError(_describe(err, text), source, line, column, lines) from None
         if collect.form == "list":
             _list_form(shape, collect, (1, 1))
         edges, values, side = collect.edges, collect.values, collect.side
@@ -228,6 +231,21 @@ def parse(text: str, source: str = "<string>") -> Tree:
         if (line, col) == (0, 0) and lines:
             line, col = 1, 1
         raise DSLError(err.message, source, line, col, lines) from None
+
+
+def _place(err: UnexpectedInput, text: str, lines: list[str]) -> tuple[int, int]:
+    """Where to point: the offending token, or just after the last
+    non-blank character when the text ends too early."""
+    at_end = isinstance(err, UnexpectedEOF) or (
+        isinstance(err, UnexpectedToken) and err.token.type == "$END")
+    line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
+    if line > 0 and column > 0 and not at_end:
+        return line, column
+    for i in range(len(lines) - 1, -1, -1):
+        body = lines[i].split("#")[0].split("%")[0].rstrip()
+        if body:
+            return i + 1, len(body) + 1
+    return 0, 0
 
 
 def _describe(err: UnexpectedInput, text: str) -> str:
