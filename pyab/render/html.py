@@ -37,7 +37,7 @@ h1 { font-size: 1.2em; margin: 0 0 .3em 0; }
 table { border-collapse: collapse; font-size: .9em; }
 th, td { border: 1px solid #bbb; padding: .15em .6em; text-align: right; }
 th { background: #eee; }
-caption { font-weight: bold; text-align: left; padding-bottom: .2em; }
+caption { font-weight: bold; text-align: left; padding-bottom: .2em; white-space: nowrap; }
 #stack td:first-child { text-align: left; }
 #picture { overflow: auto; border: 1px solid #ddd; max-height: 75vh; }
 .legend { font-size: .8em; color: #555; margin-top: .4em; }
@@ -74,17 +74,19 @@ _JS = r"""
   function show(k) {
     at = Math.max(0, Math.min(N, k));
     const visited = new Set(), pruned = new Set(), cutoff = new Set(), cutKind = {};
-    const value = {}, best = {}, stack = [];
+    const value = {}, best = {}, stack = [], win = {};
     for (let i = 0; i < at; i++) {
       const s = steps[i];
       if (s.kind === "call") {
         visited.add(s.node);
         stack.push({node: s.node, alpha: s.alpha, beta: s.beta});
+        if (s.alpha !== undefined) win[s.node] = [s.alpha, s.beta];
       } else if (s.kind === "leaf") {
         value[s.node] = s.value;
       } else if (s.kind === "bounds") {
         const top = stack[stack.length - 1];
         if (top) { top.alpha = s.new_alpha; top.beta = s.new_beta; }
+        win[s.node] = [s.new_alpha, s.new_beta];
       } else if (s.kind === "cut") {
         (s.removed || []).forEach(function (r) { pruned.add(r); cutKind[r] = s.cut || ""; below(r, cutoff); });
       } else if (s.kind === "return") {
@@ -110,9 +112,9 @@ _JS = r"""
       c.toggle("cutoff", cutoff.has(name));
       c.toggle("best", line.has(name));
       g.querySelector(".value").textContent = name in value ? num(value[name]) : "";
-      const f = open.get(name);
-      g.querySelector(".window").textContent =
-        f && f.alpha !== undefined ? "[" + num(f.alpha) + ", " + num(f.beta) + "]" : "";
+      const w = win[name], wt = g.querySelector(".window");
+      wt.textContent = w ? "[" + num(w[0]) + ", " + num(w[1]) + "]" : "";
+      wt.classList.toggle("closed", !open.has(name));
     });
     edges.forEach(function (e, key) {
       const pc = key.split("\t"), child = pc[1];
@@ -202,7 +204,7 @@ def page(trace: Trace, title: str = "") -> str:
 <h1>{escape(head)}</h1>
 <div class="sub">{escape(sub)}</div>
 <div id="controls">
-<button id="first" title="Home">&#x23EE; Home</button><button id="prev" title="Left arrow">&#x2190;</button><button id="next" title="Right arrow">&#x2192;</button><button id="last" title="End">End &#x23ED;</button>
+<button id="first" title="Home">Home</button><button id="prev" title="Left arrow">&#x2190;</button><button id="next" title="Right arrow">&#x2192;</button><button id="last" title="End">End</button>
 <span id="counter"></span>
 </div>
 <div id="what"></div>

@@ -27,7 +27,7 @@ STYLE = """
 .pyab-tree .edge.searched { stroke: #333; }
 .pyab-tree .edge.cut { stroke: #c33; stroke-dasharray: 5 4; }
 .pyab-tree .edge.best { stroke: #1a6; stroke-width: 4; }
-.pyab-tree .cutlabel { font-size: 10px; fill: #c33; visibility: hidden; }
+.pyab-tree .cutlabel { font-size: 10px; fill: #c33; visibility: hidden; text-anchor: end; }
 .pyab-tree .cutlabel.shown { visibility: visible; }
 .pyab-tree .shape { fill: #fff; stroke: #555; stroke-width: 1.5; }
 .pyab-tree .visited .shape { fill: #e8f0ff; stroke: #25a; }
@@ -38,7 +38,9 @@ STYLE = """
 .pyab-tree .pruned .shape { stroke: #c33; stroke-dasharray: 3 2; }
 .pyab-tree .value { font-size: 11px; font-weight: bold; text-anchor: middle; }
 .pyab-tree .name { font-size: 11px; fill: #333; }
-.pyab-tree .window { font-size: 9px; fill: #25a; text-anchor: middle; }
+.pyab-tree .window { font-size: 9px; fill: #25a; text-anchor: end; }
+.pyab-tree .window.below { text-anchor: middle; }
+.pyab-tree .window.closed { fill: #777; }
 """
 
 
@@ -84,6 +86,9 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     elif trace is None:
         values = {n: v for n, v in zip(tree.names, tree.values) if v is not None}
 
+    def wpos(i: int) -> str:  # leaves: under the node; inner nodes: left of it (edges go below)
+        return f'y="{R + 13}"' if not tree.kids[i] else f'x="-{R + 6}" y="4"'
+
     ident = f' id="{escape(element_id)}"' if element_id else ""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg"{ident} class="pyab-tree" '
            f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">',
@@ -106,7 +111,7 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
             label = {"alpha": "\u03b1-cut", "beta": "\u03b2-cut"}.get(cuts.get(child) or "", "cut")
             shown = " shown" if child in cuts else ""
             out.append(f'<text class="cutlabel{shown}" data-cut-for="{escape(child, quote=True)}" '
-                       f'x="{(x1 + x2) / 2 + 4:.1f}" y="{(y1 + y2) / 2:.1f}">{label}</text>')
+                       f'x="{x1 + 0.7 * (x2 - x1) - 3:.1f}" y="{y1 + 0.7 * (y2 - y1):.1f}">{label}</text>')
     out.append("</g><g class=\"nodes\">")
     for i, name in enumerate(tree.names):
         x, y = xy(i)
@@ -128,6 +133,7 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
             f"{_shape(is_max)}"
             f'<text class="value" y="{4 if is_max else 0}">{escape(value)}</text>'
             f'<text class="name" x="{R + 4}" y="-{R - 2}">{escape(name)}</text>'
-            f'<text class="window" y="{R + 13}">{escape(_window(windows.get(name)))}</text></g>')
+            f'<text class="window{"" if tree.kids[i] else " below"}" {wpos(i)}>'
+            f'{escape(_window(windows.get(name)))}</text></g>')
     out.append("</g></svg>")
     return "\n".join(out)
