@@ -274,7 +274,7 @@ def load(path: str | Path) -> Tree:
         return parse(sys.stdin.read(), "<stdin>")
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is not part of the tree
     except UnicodeDecodeError as err:
         raise DSLError(f"not UTF-8 text ({err.reason} at byte {err.start})", str(path), 0, 0, []) from None
     except OSError as err:
