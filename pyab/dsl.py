@@ -252,7 +252,7 @@ def _describe(err: UnexpectedInput, text: str) -> str:
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         if ch == "'":
-            return "quoted name not closed: a ' ... ' name must end on the line it starts on"
+            return "unexpected character \"'\": a quoted name not closed on the line it starts on"
         return f"unexpected character {ch!r}"
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         if all(not l.strip() or l.strip().startswith(("#", "%")) for l in text.splitlines()):
