@@ -46,9 +46,13 @@
       the search looks at, so they must not count as leaves read.  A finite
       window Alpha..Beta replaces them (MAX's point of view); an infinite
       bound (the default) means the tree's extreme value.
-    * Futility cut-off (optional): with a margin M > 0 a child counts as
-      better only when ChildSEF > NextThreshold + M.  M = 0 is the plain
-      algorithm.
+    * Futility cut-off (optional): "not only ignore nodes which are
+      poorer, but also some of them who are just little better".  With a
+      margin M > 0 a child counts as better only when ChildSEF >
+      NextThreshold + M, and a node stops as soon as ChildSEF >=
+      CurrentThreshold - M: its parent would not count it as better
+      anyway.  M = 0 is the plain algorithm.  The bridge runs M = 0;
+      module22_path/7 takes any M.
 
     Try:   swipl prolog/module22.pl examples/slides.pl
            ?- module22_path(a, -inf, inf, inf, 0, Path, Val).
@@ -116,9 +120,9 @@ m22_children_([Child|Children], ChildDepth, Depth, Margin, Current, Next, Path0,
     minimax_a_b(Child, ChildDepth, Depth, Margin, NegNext, NegCurrent,
                 ChildPath, ChildValue),
     ChildSEF is -ChildValue,
-    (   ChildSEF > Next + Margin
+    (   ChildSEF > Next + Margin                    % better than the best so far
     ->  Path1 = [Child|ChildPath],
-        (   ChildSEF >= Current                     % cut-off
+        (   ChildSEF >= Current - Margin            % cut-off
         ->  Path = Path1,
             Value = ChildSEF
         ;   m22_children_(Children, ChildDepth, Depth, Margin, Current,

@@ -6,9 +6,9 @@ with the value from the side to move's point of view.  Each child is searched
 with the thresholds swapped and negated; a child better than ``next`` (by
 more than the futility margin) becomes the path and the new ``next``; the
 cut-off comes when it reaches ``current`` (see the Prolog file on the
-module's inverted printed test).  The starting thresholds are the tree's
-largest and smallest static values, unless a finite window bound replaces
-them.
+module's inverted printed test), or comes within the margin of it.  The
+starting thresholds are the tree's largest and smallest static values,
+unless a finite window bound replaces them.
 
 It records on its own what it asks for and reads; the extreme values are
 computed here from the tree, not taken from Prolog.
@@ -63,7 +63,7 @@ def search_path(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, 
             child_sef = -child_value
             if child_sef > next_ + margin:
                 next_, path = child_sef, [child, *child_path]
-                if child_sef >= current:  # cut-off
+                if child_sef >= current - margin:  # cut-off
                     return path, next_
         return path, next_  # 5.
 
