@@ -161,7 +161,12 @@ def _module(eng: _Engine, tree: Tree) -> str:
     module = _MODULES.get(tree)
     if module is None:
         module = f"pyab_t{next(_COUNTER)}"
-        out = eng.call("load_tree_safe", [("atom", module), ("string", facts(tree)), None])[0]
+        if hasattr(tree, "prolog_source"):  # an implicit tree (pyab.trees, pyab.games)
+            rules, params = tree.prolog_source()
+            out = eng.call("load_rules_safe", [("atom", module), ("string", rules),
+                                               ("string", params), None])[-1]
+        else:
+            out = eng.call("load_tree_safe", [("atom", module), ("string", facts(tree)), None])[0]
         _raise_if_error(out or "")
         _MODULES[tree] = module
         weakref.finalize(tree, _GONE.append, module)
@@ -186,8 +191,14 @@ def solve(
     timeout: float | None = None,
     program: str | Path | None = None,
     stack_limit: int | None = None,
+    names: bool = True,
 ) -> Result:
     """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
+
+    ``tree`` may also be an implicit tree with ``prolog_source()`` (see
+    :mod:`pyab.trees`); for those ``names=False`` skips the lists of names
+    and returns only ``extra["leaves_count"]`` and ``extra["visited_count"]``
+    (the lists stay empty), which is what big experiments need.
 
     ``program`` replaces the algorithm's Prolog file (e.g. your own
     alphabeta/5, or a mutant in a test); it is loaded unchanged.
@@ -213,6 +224,10 @@ def solve(
         eng = engine()
         _drop_gone(eng)
         module = _module(eng, tree)
+        if hasattr(tree, "prolog_source"):
+            eng.call("rules_mode", [("atom", module), ("string", "names" if names else "counts")])
+        elif not names:
+            raise ValueError("names=False is for implicit trees (pyab.trees, pyab.games) only")
         prog_no = _PROGRAMS.setdefault(path, len(_PROGRAMS) + 1)
         out = eng.call("solve", [
             ("atom", module), ("atom", f"{module}_p{prog_no}"), ("string", path),
@@ -224,6 +239,10 @@ def solve(
         raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
     fields = out.split("\0")
     _, flag, best, value, nl, nv, np_ = fields[:7]
+    if not names:
+        return Result(best=best if flag == "1" else None, value=_parse_number(value),
+                      leaves=(), visited=(), pruned=(), engine="prolog", algorithm=algorithm,
+                      extra={"leaves_count": int(nl), "visited_count": int(nv)})
     names = fields[7:]
     nl_, nv_ = int(nl), int(nv)
     return Result(
