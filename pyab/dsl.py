@@ -202,7 +202,9 @@ def parse(text: str, source: str = "<string>") -> Tree:
     >>> parse("a(b(e=3, f=12), c(h=2))").children("a")
     ('b', 'c')
     """
-    lines = text.splitlines()
+    # Lines as lark counts them (by \n only; splitlines() also breaks at \r,
+    # \f, \u2028, ..., and the excerpt would show the wrong line).
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     parser = _parser()
     with parser.lock:
         collect = parser.collect
