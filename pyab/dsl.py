@@ -257,7 +257,7 @@ def _describe(err: UnexpectedInput, text: str) -> str:
             return "unexpected character \"'\": a quoted name not closed on the line it starts on"
         return f"unexpected character {ch!r}"
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        if all(not l.strip() or l.strip().startswith(("#", "%")) for l in text.splitlines()):
+        if all(not l.strip() or l.strip().startswith(("#", "%")) for l in text.split("\n")):
             return "empty file: expected a tree"
         expected = getattr(err, "accepts", None) or getattr(err, "expected", None) or []
         return "unexpected end of file" + _expected(expected)
