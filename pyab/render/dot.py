@@ -5,7 +5,8 @@ trees; the SVG and HTML pictures use triangles).  Each node shows its name,
 the value it returned or was read as, and the window it was called with;
 the chosen line is bold, an edge into a cut-off subtree is dashed and
 labelled alpha-cut or beta-cut, and the subtree below it is grey.  Sizes
-are kept small (and edges straight) so a few hundred nodes stay readable.
+are kept small (and edges straight); a tree with many leaves is drawn left
+to right, so a few hundred nodes stay readable.
 """
 
 from __future__ import annotations
@@ -29,9 +30,13 @@ def _label(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def dot(trace: Trace) -> str:
-    """The DOT text of ``trace``'s tree and search."""
+def dot(trace: Trace, wide: int = 40) -> str:
+    """The DOT text of ``trace``'s tree and search.  A tree with more than
+    ``wide`` leaves is laid out left to right with one-line labels (leaves
+    stacked down the page), which keeps hundreds of nodes legible."""
     tree = trace.tree
+    sideways = len(tree.leaves()) > wide
+    sep = "  " if sideways else "\n"
     values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
     visited = set(trace.result.visited)
     line = trace.best_line()
@@ -45,7 +50,8 @@ def dot(trace: Trace) -> str:
     out = [
         "digraph pyab {",
         f"  label={_label(f'{trace.algorithm} in {trace.engine}: GoodPos = {trace.result.best}, Val = {_num(trace.result.value)}')};",
-        "  labelloc=t; fontname=Helvetica; ordering=out; nodesep=0.15; ranksep=0.45; splines=line;",
+        "  labelloc=t; fontname=Helvetica; ordering=out; nodesep=0.15; ranksep=0.45; splines=line;"
+        + (" rankdir=LR; nodesep=0.05; ranksep=0.6;" if sideways else ""),
         "  node [fontname=Helvetica, fontsize=10, margin=\"0.04,0.02\", height=0.3, style=filled, fillcolor=white];",
         "  edge [fontname=Helvetica, fontsize=9, arrowsize=0.5];",
     ]
@@ -57,7 +63,7 @@ def dot(trace: Trace) -> str:
         if name in windows:
             a, b = windows[name]
             parts.append(f"[{_num(a)}, {_num(b)}]")
-        attrs = [f"label={_label(chr(10).join(parts))}",
+        attrs = [f"label={_label(sep.join(parts))}",
                  "shape=box" if tree.is_max_id(i) else "shape=ellipse"]
         if i in grey:
             attrs += ["color=gray70", "fontcolor=gray60", "fillcolor=gray95"]
