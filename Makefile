@@ -7,19 +7,33 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup swipl pytest plunit clean
+.PHONY: demo test setup swipl graphviz chromium pytest plunit clean
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
 
 test: setup pytest plunit
 
-setup: swipl $(STAMP)
+setup: swipl graphviz chromium $(STAMP)
 
 swipl:
 	@command -v swipl >/dev/null 2>&1 || { \
 	  echo "installing SWI-Prolog (swi-prolog-nox) with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox; }
+
+# Graphviz draws `pyab draw -o X.svg|.png`; Debian's Chromium runs the HTML
+# stepper's browser tests (Playwright drives it; `playwright install` is
+# never run: the browser comes from apt).
+graphviz:
+	@command -v dot >/dev/null 2>&1 || { \
+	  echo "installing Graphviz with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz; }
+
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  echo "installing Chromium with apt-get (for the browser tests)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  || echo "warning: could not install chromium; the browser tests will be skipped"; }
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -32,6 +32,8 @@ def browser():
         "playwright.sync_api", reason="Playwright for Python is not installed (make setup installs it)")
     exe = _chromium()
     if exe is None:
+        if os.environ.get("CI"):  # CI can install it (make setup): a missing browser is a failure
+            pytest.fail("no Chromium at /usr/bin/chromium on CI: `make setup` should have installed it")
         pytest.skip("no Chromium at /usr/bin/chromium (make setup installs Debian's `chromium`)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=ARGS, headless=True)
