@@ -22,6 +22,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from .errors import DSLError
 from .facts import number as number_text
 from .facts import quote
+from .flatscan import scan
 from .tree import Number, Tree, TreeError, build
 
 __all__ = ["dump", "load", "parse"]
@@ -202,6 +203,12 @@ def parse(text: str, source: str = "<string>") -> Tree:
     >>> parse("a(b(e=3, f=12), c(h=2))").children("a")
     ('b', 'c')
     """
+    plain = scan(text)  # big flat files: the same declarations, read in C
+    if plain is not None:
+        try:
+            return build(*plain)
+        except TreeError:
+            pass  # parse again with lark, which keeps the places, to name it
     # Lines as lark counts them (by \n only; splitlines() also breaks at \r,
     # \f, \u2028, ..., and the excerpt would show the wrong line).
     lines = [line.removesuffix("\r") for line in text.split("\n")]

@@ -207,6 +207,79 @@ def _fmt(pos: Pos) -> str:
     return f"{pos[0]}:{pos[1]}" if pos != (0, 0) else "elsewhere"
 
 
+def _build_quick(edges, values, root_side, defined) -> "Tree | None":
+    """:func:`build` for declarations that hold no problem, with bulk checks
+    (sets and dicts instead of a step per declaration): the same Tree, or
+    None when any check fails, and then :func:`build`'s own walk finds and
+    names the first problem.  Every check of that walk is mirrored here."""
+    kids = {name: [c for c, _ in children] for name, _, children in edges}
+    if len(kids) != len(edges) or not all(kids.values()):
+        return None  # children listed twice, or an inner node without any
+    children = [c for ks in kids.values() for c in ks]
+    child_set = set(children)
+    vals = {name: value for name, value, _ in values}
+    if len(child_set) != len(children) or len(vals) != len(values):
+        return None  # a second parent, or a second value
+    kinds = set(map(type, vals.values()))
+    if not kinds <= {int, float}:
+        return None  # bool, or not a number
+    if float in kinds:
+        floats = [v for v in vals.values() if type(v) is float] if int in kinds else vals.values()
+        if not all(map(math.isfinite, floats)):
+            return None
+    if int in kinds:
+        ints = [v for v in vals.values() if type(v) is int] if float in kinds else vals.values()
+        if not -_FLOAT_MAX_INT < min(ints) <= max(ints) < _FLOAT_MAX_INT:
+            return None
+        if float in kinds and not all(map(_exact_in_float, ints)):
+            return None  # ints a float cannot hold, next to decimals
+    # Every name is a child but the root; each has children or a value.
+    roots = (kids.keys() - child_set) | (vals.keys() - child_set)
+    both = len(kids.keys() & vals.keys())
+    if len(roots) != 1 or len(kids) + len(vals) - both != len(child_set) + 1:
+        return None  # no root or two, or a leaf without a value
+    if defined:
+        named = [n for n, _ in defined]
+        if len(named) != len(child_set) + 1 or set(named) != child_set | roots:
+            return None
+    try:
+        joined = "".join(roots) + "".join(child_set)
+        if "\0" in joined:
+            return None
+        joined.encode("utf-8")
+    except (TypeError, UnicodeEncodeError):
+        return None  # not text, NUL, or a lone surrogate
+    names: list[str] = []
+    add = names.append
+    stack = list(roots)
+    pop, push, get = stack.pop, stack.extend, kids.get
+    while stack:
+        n = pop()
+        add(n)
+        ks = get(n)
+        if ks:
+            push(reversed(ks))
+    if len(names) != len(child_set) + 1:
+        return None  # a cycle that the root does not reach
+    order = dict(zip(names, range(len(names))))
+    at = order.__getitem__
+    kid_ids: list[tuple[int, ...]] = [()] * len(names)
+    depth = [0] * len(names)
+    for i in sorted(map(at, kids)):  # a parent's id is below its children's
+        ks = kid_ids[i] = tuple(map(at, kids[names[i]]))
+        d = depth[i] + 1
+        for k in ks:
+            depth[k] = d
+    return Tree(
+        names=tuple(names),
+        kids=tuple(kid_ids),
+        values=tuple(map(vals.get, names)),
+        root_side=root_side,
+        index=order,
+        depth=tuple(depth),
+    )
+
+
 def build(
     edges: Sequence[tuple[str, Pos, Sequence[tuple[str, Pos]]]],
     values: Sequence[tuple[str, Number, Pos]],
@@ -224,6 +297,9 @@ def build(
     """
     if root_side not in ("max", "min"):
         raise TreeError(f"root side must be 'max' or 'min', not {root_side!r}")
+    quick = _build_quick(edges, values, root_side, defined)
+    if quick is not None:
+        return quick
     where: dict[str, Pos] = {}  # first position each name was seen at
     for name, pos in defined:
         if name in where:
