@@ -210,8 +210,12 @@ ensure_program(Tree, Prog, File) :-
 %   bound GoodPos, then GoodPos).
 
 solve_traced(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out) :-
-    catch(solve_traced_(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out0),
-          E, ( nb_setval(pyab_tracing, none), error_out(E, Out0) )),
+    (   catch(solve_traced_(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out0),
+              E, error_out(E, Out0))
+    ->  true
+    ;   Out0 = "fail"
+    ),
+    nb_setval(pyab_tracing, none),
     retractall(trace_event_(Prog, _)),
     Out = Out0.
 
@@ -221,7 +225,6 @@ solve_traced_(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out) :-
     retractall(trace_event_(Prog, _)),
     nb_setval(pyab_tracing, Prog),
     solve_(Tree, Prog, File, bratko, RootS, AlphaS, BetaS, OptsS, Out1),
-    nb_setval(pyab_tracing, none),
     (   sub_string(Out1, 0, _, _, "ok\u0000")
     ->  findall(E, trace_event_(Prog, E), Events),
         foldl(event_fields_, Events, Fields, []),
