@@ -72,6 +72,8 @@ class Step:
         """What happens in this step, in words."""
         n = _num
         if self.kind == "call":
+            if self.alpha is None:  # a reconstructed trace: no window observed
+                return f"search {self.node}"
             return f"alphabeta({self.node}, {n(self.alpha)}, {n(self.beta)})"
         if self.kind == "leaf":
             return f"staticval({self.node}) = {n(self.value)}"
@@ -90,9 +92,8 @@ class Step:
             elif self.cut == "beta":
                 why = f"{self.child} = {n(self.value)} > beta {n(self.beta)}"
             else:
-                why = "left early"
-            kind = f"{self.cut} cut-off" if self.cut else "cut-off"
-            return f"{kind} ({why}): {gone} never searched"
+                return f"cut-off: {gone} never searched"
+            return f"{self.cut} cut-off ({why}): {gone} never searched"
         if self.kind == "return":
             if self.value is None:
                 return f"{self.node} done"

@@ -159,3 +159,16 @@ def test_trace_json_and_table_cli():
     assert "a returns GoodPos = b, Val = 3" in table.stdout
     bad = pyab_cli("trace", "-", stdin="a(b=1, b=2)")
     assert bad.returncode == 2 and "error:" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_timeout_then_trace_again():
+    from pyab.errors import SearchTimeout
+    from pyab.prolog import solve_traced
+    tree = random_tree(random.Random(3), Shape(depth=(8, 8), branching=(3, 3), leaf_chance=0.0))
+    with pytest.raises(SearchTimeout):
+        solve_traced(tree, timeout=0.001)
+    small = pyab.parse(SLIDES_TEXT)
+    p, q = steps_of(small)
+    assert p.steps == q.steps
+    # an untraced solve of the big tree afterwards is unaffected
+    assert pyab.solve(tree).visited == trace(tree, "python").result.visited
