@@ -61,7 +61,7 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     (below one) and ``best``; without, the bare tree."""
     pos = layout(tree)
     width = max(x for x, _ in pos) * DX + 2 * MARGIN + 40
-    height = max(d for _, d in pos) * DY + 2 * MARGIN + 20
+    height = max(d for _, d in pos) * DY + 2 * MARGIN + 32
 
     def xy(i: int) -> tuple[float, float]:
         x, d = pos[i]
@@ -86,8 +86,13 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     elif trace is None:
         values = {n: v for n, v in zip(tree.names, tree.values) if v is not None}
 
-    def wpos(i: int) -> str:  # leaves: under the node; inner nodes: left of it (edges go below)
-        return f'y="{R + 13}"' if not tree.kids[i] else f'x="-{R + 6}" y="4"'
+    def wpos(i: int) -> str:
+        # Leaves: under the node, every other one a line lower so that
+        # neighbours' windows do not overlap; inner nodes: left of the node
+        # (their edges go below).
+        if tree.kids[i]:
+            return f'x="-{R + 6}" y="4"'
+        return f'y="{R + 13 + (11 if int(pos[i][0]) % 2 else 0)}"'
 
     ident = f' id="{escape(element_id)}"' if element_id else ""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg"{ident} class="pyab-tree" '
