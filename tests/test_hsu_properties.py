@@ -188,3 +188,37 @@ def test_direct_cut_off_uses_the_largest_value():
     for name in ("minimax", "minimax-negamax"):
         for r in both(tree, name):
             assert r.leaves == ("r_1", "r_2", "r_3")
+
+
+def test_hsu_worked_example():
+    """Hsu's example call F1'(root, -inf, +inf): node 1 is worth 15; in
+    node 2, 2.1 returns 10 <= alpha = 15, so 2.2 is cut and G1' returns 15
+    (F1, the hard bound); G2' and G3' return 10 (m itself).  Hsu gives
+    no value for 2.2; here node 2 has a second and third leaf."""
+    import pyab
+    tree = pyab.parse("[15, [10, 20, 5]]")  # 20 and 5: no direct cut-off
+    for name, node2 in (("hsu-f1", 15), ("hsu-f2", 10), ("hsu-f3", 10)):
+        for r in both(tree, name):
+            assert (r.best, r.value, r.leaves, r.pruned) == ("r_1", 15, ("r_1", "r_2_1"), ("r_2_2", "r_2_3"))
+        # what node 2 returned, seen from its own search in the same window
+        sub = pyab.parse("min [10, 20, 5]")
+        for r in both(sub, name, 15, math.inf):
+            assert r.value == node2
+
+
+# The documented exceptions (docs/hsu.md): windows that miss the tree's
+# values, and alpha = beta.  (tree, alpha, beta, F1 leaves, F2 leaves, F3 leaves)
+EXCEPTIONS = [
+    ("max [1, 1]", 2, 3, ("r_1", "r_2"), ("r_1",), ("r_1",)),
+    ("min [2, 1]", 0, 1, ("r_1",), ("r_1", "r_2"), ("r_1", "r_2")),
+    ("max [1, 3]", 2, 2, ("r_1",), ("r_1", "r_2"), ("r_1", "r_2")),
+]
+
+
+@pytest.mark.parametrize("text,alpha,beta,l1,l2,l3", EXCEPTIONS)
+def test_documented_exceptions(text, alpha, beta, l1, l2, l3):
+    import pyab
+    tree = pyab.parse(text)
+    for name, leaves in (("hsu-f1", l1), ("hsu-f2", l2), ("hsu-f3", l3)):
+        for r in both(tree, name, alpha, beta):
+            assert r.leaves == leaves, name
