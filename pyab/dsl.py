@@ -285,7 +285,9 @@ def load(path: str | Path) -> Tree:
         return parse(sys.stdin.read(), "<stdin>")
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is not part of the tree
+        # A BOM (Windows editors) is not part of the tree.  Decode the bytes at
+        # once: read_text() silently drops a file that is only part of a BOM.
+        text = p.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise DSLError(f"not UTF-8 text ({err.reason} at byte {err.start})", str(path), 0, 0, []) from None
     except OSError as err:
