@@ -26,8 +26,10 @@
       * "m is max" / "m is min" (Hsu's direct cut-offs) compare m with the
         largest / smallest static value the tree holds (all staticval/2
         facts, inner ones included), read once per search from the
-        staticval/2 clauses (clause/2, so not observed as reads).  In the nega-max form the largest value at a MIN
-        position is minus the smallest static value.
+        staticval/2 facts (clause/2, so not observed as reads); -inf..inf
+        when staticval/2 is given by rules (an implicit tree).  In the
+        nega-max form the largest value at a MIN position is minus the
+        smallest static value.
       * The fail-hard cut of F1 is printed as "if m is max or m >= beta
         then return(beta)".  When only "m is max" holds (m < beta), m is
         already the exact value, and returning beta would break Hsu's own
@@ -44,7 +46,7 @@
         negated on the way in and out, so Val is from MAX's view.
 
     Try:   swipl prolog/hsu.pl examples/slides.pl
-           ?- hsu_f1(a, -inf, inf, inf, Best, Val).
+           ?- hsu_f1(a, -1000, 1000, inf, Best, Val).
 */
 
                  /*******************************
@@ -405,13 +407,20 @@ h_(Pos, H) :-
 
 %   The extreme values of the tree, for "m is max" and "m is min".
 
-%   The static values are read as clauses, not by calling staticval/2:
-%   knowing the range is knowledge of the game, not a search reading a
-%   position (and so it is not observed as one).
+%   The static values are read as facts (clause/2), not by calling
+%   staticval/2: knowing the range is knowledge of the game, not a search
+%   reading a position (and so it is not observed as one).  A staticval/2
+%   given by rules (an implicit tree) has no such facts: the range is then
+%   -inf..inf and the direct cut-offs never fire.
 
 value_range_(range(Min, Max)) :-
-    aggregate_all(min(V), clause(staticval(_, V), true), Min),
-    aggregate_all(max(V), clause(staticval(_, V), true), Max).
+    findall(V, clause(staticval(_, V), true), Vs),
+    (   Vs == []
+    ->  Min is -inf,
+        Max is inf
+    ;   min_list(Vs, Min),
+        max_list(Vs, Max)
+    ).
 
 is_max_(M, range(_, Max)) :-
     M =:= Max.

@@ -106,3 +106,17 @@ def test_prolog_critical_positions_agree(tmp_path, b, d):
     assert [int(x) for x in lines[1:d + 2]] == [corollary_count(b, i) for i in range(d + 1)]
     paths = dewey(tree)
     assert all(is_critical(paths[tree.index[n]]) for n in lines[0].split())
+
+
+@pytest.mark.parametrize("b,d", [(2, 4), (3, 4), (4, 5), (5, 3)])
+def test_theorem1_on_trees_given_by_rules(b, d):
+    """The same on pyab.trees.Uniform's perfect ordering, whose Prolog side
+    computes moves/2 and staticval/2 by rules (no stored values, so no
+    direct cut-offs can fire: see docs/hsu.md)."""
+    from pyab.trees import Uniform
+    tree = Uniform(b, d, "perfect")
+    critical = critical_positions(tree)
+    for form in ("hsu-f1", "hsu-f1-negamax", "hsu-f3"):
+        for r in both(tree, form):
+            assert list(r.visited) == critical
+    assert len(critical) == sum(corollary_count(b, i) for i in range(d + 1))

@@ -39,18 +39,13 @@ INF = math.inf
 
 
 def value_range(tree: Any) -> tuple[Number, Number]:
-    """The smallest and largest static value of ``tree`` (every node that
-    has one, inner nodes included): Hsu's "min" and "max" for the direct
-    cut-offs.  Not a search: nothing is recorded."""
-    values = getattr(tree, "values", None)
-    if values is None:  # a tree known only by its node protocol: walk it
-        values, stack = [], [tree.root_node]
-        while stack:
-            node = stack.pop()
-            values.append(tree.value_of(node))
-            stack.extend(tree.kids_of(node))
-    present = [v for v in values if v is not None]
-    return min(present), max(present)
+    """The smallest and largest stored static value of ``tree`` (every node
+    that has one, inner nodes included): Hsu's "min" and "max" for the
+    direct cut-offs.  A tree given by rules (``pyab.trees``) stores none,
+    like its Prolog side has no staticval/2 facts: (-inf, inf), so its
+    direct cut-offs never fire.  Not a search: nothing is recorded."""
+    present = [v for v in getattr(tree, "values", ()) if v is not None]
+    return (min(present), max(present)) if present else (-INF, INF)
 
 
 class _Common:
