@@ -50,6 +50,22 @@ entry('cpw-failsoft', Root, Alpha, Beta, Depth, Best, Val,
       cpw_failsoft(Root, Alpha, Beta, Depth, Best, Val)).
 entry(module22, Root, Alpha, Beta, Depth, Best, Val,
       module22(Root, Alpha, Beta, Depth, Best, Val)).
+entry('hsu-f1', Root, Alpha, Beta, Depth, Best, Val,
+      hsu_f1(Root, Alpha, Beta, Depth, Best, Val)).
+entry('hsu-f2', Root, Alpha, Beta, Depth, Best, Val,
+      hsu_f2(Root, Alpha, Beta, Depth, Best, Val)).
+entry('hsu-f3', Root, Alpha, Beta, Depth, Best, Val,
+      hsu_f3(Root, Alpha, Beta, Depth, Best, Val)).
+entry('hsu-f1-negamax', Root, Alpha, Beta, Depth, Best, Val,
+      hsu_f1_negamax(Root, Alpha, Beta, Depth, Best, Val)).
+entry('hsu-f2-negamax', Root, Alpha, Beta, Depth, Best, Val,
+      hsu_f2_negamax(Root, Alpha, Beta, Depth, Best, Val)).
+entry('hsu-f3-negamax', Root, Alpha, Beta, Depth, Best, Val,
+      hsu_f3_negamax(Root, Alpha, Beta, Depth, Best, Val)).
+entry(minimax, Root, _Alpha, _Beta, Depth, Best, Val,
+      minimax(Root, Depth, Best, Val)).
+entry('minimax-negamax', Root, _Alpha, _Beta, Depth, Best, Val,
+      negamax(Root, Depth, Best, Val)).
 
 %!  load_tree(+M, +Text) is det.
 %
