@@ -32,6 +32,9 @@ examples:
   pyab check examples/*.tree                 Prolog vs the Python mirror
   pyab check --random 2000 --seed 1          random trees, both engines
   pyab repl examples/slides.tree             SWI-Prolog with the tree loaded
+  pyab trace examples/slides.tree            the search step by step, like the slides' frames
+  pyab show examples/slides.tree             the searched tree in the terminal
+  pyab draw examples/slides.tree -o s.html   a page that steps through the search
 
 exit codes: 0 success, 1 a failed check, 2 bad input or usage
 """
