@@ -110,12 +110,16 @@ leaf_value_(random(Seed), I, _, Val) :-
 %!  hash_value(+Seed, +Id, -Val) is det.
 %
 %   The `random(Seed)` value of the node numbered Id, 0 .. 2^24-1: a
-%   32-bit mixing function over the seed and the low 32 bits of Id, one
-%   more round for the high bits of ids past 2^32.  Every product stays
+%   32-bit mixing function of the seed, mixed again with the low 32 bits
+%   of Id, one more round for the high bits of ids past 2^32.  (Mixing the
+%   seed first matters: with Seed xor Id alone, seeds 0 and 1 give the same
+%   values with neighbours swapped.)  Every product stays
 %   below 2^63, so no big integers are made.
 
 hash_value(Seed, I, Val) :-
-    H0 is ((Seed /\ 0xFFFFFFFF) xor 0x9E3779B9) xor (I /\ 0xFFFFFFFF),
+    S0 is (Seed /\ 0xFFFFFFFF) xor 0x9E3779B9,
+    mix32_(S0, S),
+    H0 is S xor (I /\ 0xFFFFFFFF),
     mix32_(H0, H1),
     (   I > 0xFFFFFFFF
     ->  H2a is H1 xor (I >> 32),

@@ -69,7 +69,7 @@ def _mix32(x: int) -> int:
 def hash_value(seed: int, node_id: int) -> int:
     """The ``random(seed)`` value of node ``node_id``: 0 .. 2**24 - 1
     (``hash_value/3`` in uniform.pl)."""
-    h = _mix32(((seed & _M32) ^ 0x9E3779B9) ^ (node_id & _M32))
+    h = _mix32(_mix32((seed & _M32) ^ 0x9E3779B9) ^ (node_id & _M32))
     if node_id > _M32:
         h = _mix32(h ^ (node_id >> 32))
     return h >> 8

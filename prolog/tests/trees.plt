@@ -1,0 +1,110 @@
+/*  Unit tests of the trees and games given as rules (prolog/trees/,
+    prolog/games/), run by the slides' program through pyab_bridge.
+
+    Run: swipl -g run_tests -t halt prolog/tests/trees.plt
+*/
+
+:- prolog_load_context(directory, Dir),
+   directory_file_path(Dir, '../pyab_bridge.pl', Bridge),
+   use_module(Bridge).
+
+:- begin_tests(trees).
+
+file_(Rel, Abs) :-
+    module_property(pyab_bridge, file(Bridge)),
+    file_directory_name(Bridge, Dir),
+    directory_file_path(Dir, Rel, Abs).
+
+%   solve_(+Rules, +Params, +Mode, -Best, -Val, -Fields): run the slides'
+%   program on a fresh rules module; Fields are the answer's fields after
+%   best and value (counts, then names).
+
+solve_(Rules, Params, Mode, Best, Val, Fields) :-
+    file_(Rules, RulesFile),
+    file_('alphabeta.pl', Program),
+    gensym(pyab_t_plunit, M),
+    atom_concat(M, '_p', P),
+    load_rules(M, RulesFile, Params),
+    call_cleanup(( rules_mode(M, Mode),
+                   solve(M, P, Program, bratko, "r", "-1.0Inf", "1.0Inf", "inf 0", Out) ),
+                 drop(M)),
+    % split_string/4 drops empty fields between NULs: split as atoms.
+    atomic_list_concat(Parts, '\u0000', Out),
+    maplist(atom_string, Parts, ["ok", _, Best, ValS|Fields]),
+    number_string(Val, ValS).
+
+uniform_(B, D, O, Params) :-
+    format(string(Params), "branching(~d). depth(~d). ordering(~w).", [B, D, O]).
+
+knuth_moore_(B, D, N) :-
+    N is B^((D+1)//2) + B^(D//2) - 1.
+
+test(perfect_reads_knuth_moore,
+     [forall(( between(1, 4, B), between(0, 5, D) ))]) :-
+    uniform_(B, D, perfect, Params),
+    solve_('trees/uniform.pl', Params, "counts", _, Val, [NL|_]),
+    knuth_moore_(B, D, N),
+    assertion(number_string(N, NL)),
+    assertion(Val =:= 0).
+
+test(worst_reads_everything,
+     [forall(( between(1, 4, B), between(0, 5, D) ))]) :-
+    uniform_(B, D, worst, Params),
+    solve_('trees/uniform.pl', Params, "counts", _, _, [NL|_]),
+    N is B^D,
+    assertion(number_string(N, NL)).
+
+test(perfect_first_child_is_best, [true(Best == "r_1")]) :-
+    uniform_(3, 4, perfect, Params),
+    solve_('trees/uniform.pl', Params, "names", Best, _, _).
+
+test(worst_last_child_is_best, [true(Best == "r_3")]) :-
+    uniform_(3, 4, worst, Params),
+    solve_('trees/uniform.pl', Params, "names", Best, _, _).
+
+test(names_are_dewey_paths, [true(Leaves == ["r_1_1", "r_1_2", "r_2_1"])]) :-
+    uniform_(2, 2, perfect, Params),
+    solve_('trees/uniform.pl', Params, "names", _, _, ["3"|Rest]),
+    length(Leaves, 3),
+    append([_, _|Leaves], _, Rest).
+
+test(counts_mode_matches_names_mode, [forall(member(O, [perfect, worst, 'random(4)']))]) :-
+    uniform_(3, 4, O, Params),
+    solve_('trees/uniform.pl', Params, "counts", B1, V1, [NL1, NV1|_]),
+    solve_('trees/uniform.pl', Params, "names", B2, V2, [NL2, NV2|_]),
+    assertion(B1-V1-NL1-NV1 == B2-V2-NL2-NV2).
+
+%   The same numbers as pyab.trees.uniform.hash_value.
+
+test(hash_vectors, [forall(member(S-I-V, [0-0-7163450, 7-12345-16353642,
+                                        1-8589934597-3239807,
+                                        123456789-4096000000-10840013]))]) :-
+    file_('trees/uniform.pl', File),
+    gensym(pyab_t_plunit_hash, M),
+    load_rules(M, File, ""),
+    call_cleanup(M:hash_value(S, I, V1), drop(M)),
+    assertion(V1 == V).
+
+test(parameters_are_data_only,
+     [forall(member(T, ["foo(1).", "depth(X).", "moves(a, []).",
+                        "depth(1) :- true.", ":- halt."]))]) :-
+    file_('trees/uniform.pl', File),
+    gensym(pyab_t_plunit_bad, M),
+    catch(load_rules(M, File, T), E, true),
+    assertion(nonvar(E)),
+    assertion(\+ current_module(M)).
+
+test(tictactoe_is_a_draw, [true(Val-Best == 0-"r_9")]) :-
+    solve_('games/tictactoe.pl', "start([]).", "counts", Best, Val, _).
+
+test(tictactoe_game_tree_size, [true(N-L == 549946-255168)]) :-
+    file_('games/tictactoe.pl', File),
+    gensym(pyab_t_plunit_ttt, M),
+    load_rules(M, File, "start([])."),
+    call_cleanup(( M:root(P), M:game_tree_size(P, N, L) ), drop(M)).
+
+test(tictactoe_x_wins_after_a_blunder, [true(Val == 1)]) :-
+    % X on 1, O on 2 (an edge next to it): X forces a win.
+    solve_('games/tictactoe.pl', "start([1, 2]).", "counts", _, Val, _).
+
+:- end_tests(trees).
