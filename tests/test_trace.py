@@ -82,6 +82,8 @@ def test_random_trees_both_engines_same_steps(seed, kind, ties):
     alpha, beta = random_window(rng, tree, kind)
     p, q = steps_of(tree, alpha, beta)
     assert p.steps == q.steps
+    # same number types too (3 is not 3.0): compare the JSON text
+    assert json.dumps(p.to_json()["steps"]) == json.dumps(q.to_json()["steps"])
     # the trace agrees with the untraced run
     plain = pyab.solve(tree, alpha=alpha, beta=beta)
     assert (p.result.best, p.result.leaves, p.result.visited, p.result.pruned) == \
