@@ -9,8 +9,18 @@
     Run: swipl -g run_tests -t halt prolog/tests/hsu.plt
 */
 
+:- use_module(library(prolog_wrap)).
+:- use_module(library(http/json)).
+
 :- dynamic hsu_plt:tree/2, hsu_plt:staticval/2, hsu_plt:min_to_move/1,
-           hsu_plt:max_to_move/1, hsu_plt:examined/1.
+           hsu_plt:max_to_move/1, hsu_plt:examined/1, hsu_plt:leaf_read/1.
+
+%   Every staticval/2 call is recorded as leaf_read/1 (the leaves read), the way
+%   pyab's bridge observes it; the facts stay facts, so hsu.pl still finds
+%   the value range with clause/2.
+
+:- wrap_predicate(hsu_plt:staticval(P, _), hsu_plt_read, W,
+                  ( assertz(hsu_plt:leaf_read(P)), W )).
 
 :- prolog_load_context(directory, Dir),
    forall(member(F, ['../hsu.pl', '../minimax.pl', '../critical.pl']),
@@ -37,7 +47,8 @@ clear_ :-
     retractall(hsu_plt:staticval(_, _)),
     retractall(hsu_plt:min_to_move(_)),
     retractall(hsu_plt:max_to_move(_)),
-    retractall(hsu_plt:examined(_)).
+    retractall(hsu_plt:examined(_)),
+    retractall(hsu_plt:leaf_read(_)).
 
 sides_(Pos, Side) :-
     (   Side == max
@@ -182,5 +193,77 @@ test(direct_cutoff_when_the_root_holds_the_maximum, [true(Ps == [r, r_1])]) :-
     use_tree_([r-[r_1, r_2, r_3]], [r_1=5, r_2=5, r_3=4], max),
     A is -inf, Z is inf,
     run_(hsu_f1(r, A, Z, inf, _, _), Ps).
+
+%   --- the golden vectors of tests/vectors/hsu.json ----------------------
+
+vector_(V) :-
+    source_file(vector_(_), File),
+    file_directory_name(File, Dir),
+    directory_file_path(Dir, '../../tests/vectors/hsu.json', Json),
+    setup_call_cleanup(open(Json, read, S),
+                       json_read_dict(S, Dict, [value_string_as(atom)]),
+                       close(S)),
+    member(V, Dict.vectors),
+    \+ get_dict(depth, V, _).          % inner values are not Prolog terms
+
+%   The tree text (nested or list form) read as a Prolog term: N=V is a
+%   named leaf, a number an anonymous one, a list an anonymous inner node,
+%   any other compound a named inner node.  Anonymous nodes get Dewey names.
+
+vector_tree_(Text, Side, Root) :-
+    term_string(T, Text),
+    clear_,
+    node_term_(T, r, Root),
+    sides_(Root, Side).
+
+node_term_(N=V, _, N) :- !,
+    assertz(hsu_plt:staticval(N, V)).
+node_term_(V, Name, Name) :-
+    number(V), !,
+    assertz(hsu_plt:staticval(Name, V)).
+node_term_(L, Name, Name) :-
+    is_list(L), !,
+    kids_(L, 1, Name, Kids),
+    assertz(hsu_plt:tree(Name, Kids)).
+node_term_(T, _, Name) :-
+    compound_name_arguments(T, Name, Args),
+    kids_(Args, 1, Name, Kids),
+    assertz(hsu_plt:tree(Name, Kids)).
+
+kids_([], _, _, []).
+kids_([T|Ts], I, Parent, [K|Ks]) :-
+    kid_name_(Parent, I, Default),
+    node_term_(T, Default, K),
+    I1 is I + 1,
+    kids_(Ts, I1, Parent, Ks).
+
+bound_(B, X) :-
+    (   B == inf -> X is inf
+    ;   B == '-inf' -> X is -inf
+    ;   X = B
+    ).
+
+goal_(Alg, Goal) :-
+    atom_string(A, Alg),
+    once(( member(A-Goal, ['hsu-f1'-hsu_f1, 'hsu-f2'-hsu_f2, 'hsu-f3'-hsu_f3])
+         ; A == minimax, Goal = minimax_ )).
+
+hsu_plt:minimax_(Pos, _, _, Depth, Best, Val) :-
+    hsu_plt:minimax(Pos, Depth, Best, Val).
+
+test(vector, [forall(vector_(V))]) :-
+    vector_tree_(V.tree, V.side, Root),
+    bound_(V.alpha, Alpha),
+    bound_(V.beta, Beta),
+    goal_(V.algorithm, Goal),
+    retractall(hsu_plt:leaf_read(_)),
+    call(hsu_plt:Goal, Root, Alpha, Beta, inf, Best, Val),
+    findall(P, hsu_plt:leaf_read(P), Leaves),
+    (   V.best == null
+    ->  assertion(var(Best))
+    ;   assertion(Best == V.best)
+    ),
+    assertion(Val =:= V.value),
+    assertion(Leaves == V.leaves).
 
 :- end_tests(hsu).
