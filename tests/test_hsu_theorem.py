@@ -16,7 +16,7 @@ from itertools import product
 import pytest
 
 from conftest import PROLOG, swipl
-from hsu_common import ENGINES, both
+from hsu_common import both
 
 import pyab
 from pyab.facts import facts, quote

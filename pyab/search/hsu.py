@@ -78,7 +78,8 @@ class _Common:
         """The largest nega-max value possible in ``pos``."""
         return self.hi if self.tree.is_max(pos) else -self.lo
 
-    def minimax_root(self, alpha, beta, fp: Callable, gp: Callable, name: str) -> Result:
+    def minimax_root(self, alpha, beta, fp: Callable, gp: Callable) -> Result:
+        """F'(root) at a MAX root, G'(root) at a MIN root."""
         root = self.tree.root_node
         call = fp(root, alpha, beta, self.depth) if self.tree.is_max(root) \
             else gp(root, alpha, beta, self.depth)
@@ -86,6 +87,7 @@ class _Common:
         return self.rec.result(best, value)
 
     def negamax_root(self, alpha, beta, f: Callable) -> Result:
+        """F(root); at a MIN root the window and the value are negated."""
         root = self.tree.root_node
         if self.tree.is_max(root):
             best, value = run(f(root, alpha, beta, self.depth))
@@ -140,7 +142,7 @@ def search_f1(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
                 return best, m
         return best, m
 
-    return c.minimax_root(alpha, beta, f1p, g1p, "hsu-f1")
+    return c.minimax_root(alpha, beta, f1p, g1p)
 
 
 def search_f1_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
@@ -202,7 +204,7 @@ def search_f2(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
         return best, m
 
     return c.minimax_root(alpha, beta, lambda pos, a, b, d: f2p(pos, b, d),
-                          lambda pos, a, b, d: g2p(pos, a, d), "hsu-f2")
+                          lambda pos, a, b, d: g2p(pos, a, d))
 
 
 def search_f2_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
@@ -263,7 +265,7 @@ def search_f3(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
                 return best, m
         return best, m
 
-    return c.minimax_root(alpha, beta, f3p, g3p, "hsu-f3")
+    return c.minimax_root(alpha, beta, f3p, g3p)
 
 
 def search_f3_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
