@@ -1,6 +1,7 @@
 :- module(pyab_bridge,
           [ load_tree/2,       % +Module, +FactText
             load_tree_safe/3,  % +Module, +FactText, -Out
+            load_packed_safe/4, % +Module, +Names, +Shape, -Out
             load_rules/3,      % +Module, +RulesFile, +ParamText
             load_rules_safe/4, % +Module, +RulesFile, +ParamText, -Out
             rules_mode/2,      % +Module, +Mode
@@ -92,13 +93,23 @@ load_tree_safe(M, Text, Out) :-
     catch(( load_tree(M, Text), Out = "ok" ), E, error_out(E, Out)).
 
 load_tree_(M, Text) :-
-    set_module(M:class(temporary)),     % so that drop/1 may destroy it
-    forall(member(N/A, [tree/2, staticval/2, min_to_move/1, max_to_move/1,
-                        '$pyab_event'/2]),
-           dynamic(M:N/A)),
+    tree_module_(M),
     setup_call_cleanup(open_string(Text, S),
                        read_facts(S, M),
                        close(S)),
+    observe_tree_(M).
+
+tree_module_(M) :-
+    set_module(M:class(temporary)),     % so that drop/1 may destroy it
+    set_module(M:base(system)),         % see no user predicates
+    forall(member(N/A, [tree/2, staticval/2, min_to_move/1, max_to_move/1,
+                        '$pyab_event'/2]),
+           dynamic(M:N/A)).
+
+%   The slides' moves/2 bridge (unless the text brought it) and the wrappers
+%   that record the search.
+
+observe_tree_(M) :-
     (   predicate_property(M:moves(_, _), defined)
     ->  true
     ;   assertz(M:(moves(Pos, Moves) :- tree(Pos, Moves)))
@@ -133,6 +144,76 @@ fact(tree(P, L)) :- atom(P), is_list(L), maplist(atom, L).
 fact(staticval(P, V)) :- atom(P), number(V).
 fact(min_to_move(P)) :- atom(P).
 fact(max_to_move(P)) :- atom(P).
+
+%!  load_packed_safe(+M, +Names, +Shape, -Out) is det.
+%
+%   load_tree_safe/3 for a tree sent packed rather than as fact text: the
+%   same clauses, asserted in the same order, without reading a million
+%   terms (see docs/performance.md).  Names holds every node's name in tree
+%   order (depth-first pre-order), separated by NUL.  Shape is the text of
+%   shape(Sides, Kids, Values): Sides a string with a code per node, `x`
+%   when MAX is to move there and `n` for MIN; Kids a list Id-KidIds for
+%   each inner node in ascending order, nodes numbered from 1 in tree
+%   order; Values every node's value, `n` where it has none.
+
+load_packed_safe(M, Names, Shape, Out) :-
+    catch(( load_packed(M, Names, Shape), Out = "ok" ), E, error_out(E, Out)).
+
+load_packed(M, Names, Shape) :-
+    must_be(atom, M),
+    (   current_module(M)
+    ->  permission_error(create, module, M)
+    ;   true
+    ),
+    catch(load_packed_(M, Names, Shape), E, (drop(M), throw(E))).
+
+load_packed_(M, NamesS, ShapeS) :-
+    atomic_list_concat(NameList, '\u0000', NamesS),
+    compound_name_arguments(Names, names, NameList),
+    term_string(Shape, ShapeS, [syntax_errors(error)]),
+    (   Shape = shape(SidesS, Kids, Values),
+        string(SidesS),
+        string_codes(SidesS, Sides),
+        same_length(NameList, Sides),
+        is_list(Values),
+        same_length(NameList, Values),
+        is_list(Kids)
+    ->  true
+    ;   domain_error(pyab_packed_shape, ShapeS)
+    ),
+    tree_module_(M),
+    packed_nodes_(Sides, Values, 1, Names, M),
+    forall(member(Kid, Kids), packed_kids_(Kid, Names, M)),
+    observe_tree_(M).
+
+packed_nodes_([], [], _, _, _).
+packed_nodes_([S|Ss], [V|Vs], I, Names, M) :-
+    arg(I, Names, P),
+    (   S == 0'x
+    ->  assertz(M:max_to_move(P))
+    ;   S == 0'n
+    ->  assertz(M:min_to_move(P))
+    ;   domain_error(pyab_side, S)
+    ),
+    (   V == n
+    ->  true
+    ;   number(V)
+    ->  assertz(M:staticval(P, V))
+    ;   domain_error(pyab_value, V)
+    ),
+    I1 is I + 1,
+    packed_nodes_(Ss, Vs, I1, Names, M).
+
+packed_kids_(I-Ks, Names, M) :-
+    packed_name_(Names, I, P),
+    maplist(packed_name_(Names), Ks, L),
+    assertz(M:tree(P, L)).
+
+packed_name_(Names, I, P) :-
+    (   integer(I), arg(I, Names, P0)
+    ->  P = P0
+    ;   domain_error(pyab_node_id, I)
+    ).
 
 %!  solve(+Tree, +Prog, +File, +Alg, +RootS, +AlphaS, +BetaS, +Opts, -Out) is det.
 %
@@ -353,23 +434,29 @@ collect(Tree, Best, Val, Out) :-
 name_text(P, S) :-
     (   atom(P) -> atom_string(P, S) ; format(string(S), "~q", [P]) ).
 
-first_occurrences(Events, Visited) :-
-    empty_assoc(Seen0),
-    first_occurrences_(Events, Seen0, Visited).
+%   Sorting does it in C: number the events, keep the first of each
+%   position (sort/4 is stable, so @< keeps the earliest), restore the order.
 
-first_occurrences_([], _, []).
-first_occurrences_([_-P|Es], Seen0, Vs) :-
-    (   get_assoc(P, Seen0, _)
-    ->  Vs = Vs1, Seen = Seen0
-    ;   put_assoc(P, Seen0, t, Seen), Vs = [P|Vs1]
-    ),
-    first_occurrences_(Es, Seen, Vs1).
+first_occurrences(Events, Visited) :-
+    numbered_events_(Events, 1, Numbered),
+    sort(1, @<, Numbered, Firsts),
+    transpose_pairs(Firsts, ByNumber),
+    pairs_values(ByNumber, Visited).
+
+numbered_events_([], _, []).
+numbered_events_([_-P|Es], I, [P-I|Ns]) :-
+    I1 is I + 1,
+    numbered_events_(Es, I1, Ns).
+
+%   A node was visited when an event names it; the event table, indexed on
+%   its second argument on first use, answers that in constant time.
 
 pruned(_, [], []) :- !.
-pruned(Tree, [Root|Visited], Pruned) :-
-    findall(V-t, member(V, Visited), Pairs),
-    list_to_assoc([Root-t|Pairs], Seen),
-    pruned_walk([node(Root)], Tree, Seen, Pruned).
+pruned(Tree, [Root|_], Pruned) :-
+    pruned_walk([node(Root)], Tree, event_seen_(Tree), Pruned).
+
+event_seen_(Tree, P) :-
+    \+ \+ Tree:'$pyab_event'(_, P).
 
 %   Depth-first, in tree order, over an explicit agenda (no deep recursion on
 %   long chains): node(P) expands a visited node into its children, each a
@@ -387,7 +474,13 @@ pruned_walk([node(P)|Agenda0], Tree, Seen, Pruned) :-
     pruned_walk(Agenda, Tree, Seen, Pruned).
 
 agenda_item(Seen, K, Item) :-
-    (   get_assoc(K, Seen, _) -> Item = node(K) ; Item = cut(K) ).
+    (   seen_(Seen, K) -> Item = node(K) ; Item = cut(K) ).
+
+seen_(event_seen_(Tree), K) :-
+    !,
+    event_seen_(Tree, K).
+seen_(Seen, K) :-
+    get_assoc(K, Seen, _).
 
 error_out(E, Out) :-
     (   catch(message_to_codes(E, Codes), _, fail)
