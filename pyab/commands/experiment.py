@@ -284,8 +284,9 @@ def run_best_order(args: argparse.Namespace) -> int:
           f"{checked['best']['tree']}")
     print(f"                    reads {' '.join(checked['best']['leaves'])}")
     if res["fewest"] < res["perfect"]:
-        print(f"  the perfect ordering is not the cheapest: {res['perfect'] - res['fewest']} "
-              "leaves more than the best ordering")
+        extra = res["perfect"] - res["fewest"]
+        print(f"  the perfect ordering is not the cheapest: {extra} leaf{'' if extra == 1 else 's'} "
+              "more than the best ordering")
     else:
         print("  the perfect ordering is among the cheapest")
     print("  engines " + ("agree on both trees" if agree else "DISAGREE"))
