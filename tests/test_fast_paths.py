@@ -188,6 +188,7 @@ def test_packed_load_gives_the_clauses_of_the_fact_text(tmp_path):
         (tmp_path / f"{i}.shape").write_text(shape, encoding="utf-8")
     prog = tmp_path / "same.pl"
     prog.write_text(_SAME_CLAUSES, encoding="utf-8")
-    done = swipl("-g", f"use_module('{PROLOG_DIR / 'pyab_bridge.pl'}')", str(prog), "-g",
-                 f"same_clauses('{tmp_path}', {len(trees)})", "-t", "halt")
+    done = swipl("-g", f"use_module('{PROLOG_DIR / 'pyab_bridge.pl'}')",
+                 "-g", f"same_clauses('{tmp_path}', {len(trees)})", "-t", "halt", str(prog))
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "Warning" not in done.stderr, done.stderr
