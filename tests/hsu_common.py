@@ -17,12 +17,17 @@ FORMS = {name: f"{name}-negamax" for name in HSU} | {"minimax": "minimax-negamax
 ENGINES = ("prolog", "python")
 
 
+# Small integers make ties; halves (0.0 among them, whose negation is
+# -0.0 in the nega-max forms) mix floats with integers.
+VALUES = st.one_of(st.integers(-4, 4), st.integers(-8, 8).map(lambda x: x / 2))
+
+
 @st.composite
 def trees(draw, inner_values: bool = False, max_depth: int = 4, max_branching: int = 4,
-          values=st.integers(-4, 4)):
+          values=VALUES):
     """A tree of depth 1..max_depth with Dewey names (r, r_1, r_1_2, ...),
-    ragged, small integer values (many ties); with ``inner_values`` every
-    inner node carries a static value too."""
+    ragged, small values (many ties); with ``inner_values`` every inner
+    node carries a static value too."""
     depth = draw(st.integers(1, max_depth))
     edges, vals = [], []
     stack = [("r", 0)]
@@ -43,7 +48,7 @@ def trees(draw, inner_values: bool = False, max_depth: int = 4, max_branching: i
 def windows(draw, tree):
     """alpha <= beta, each end -inf/inf or near the tree's values."""
     present = [v for v in tree.values if v is not None]
-    near = st.integers(min(present) - 2, max(present) + 2)
+    near = st.integers(math.floor(min(present)) - 2, math.ceil(max(present)) + 2)
     a = draw(st.one_of(st.just(-math.inf), near))
     b = draw(st.one_of(st.just(math.inf), near))
     return (a, b) if a <= b else (b, a)
