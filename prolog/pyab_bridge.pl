@@ -240,7 +240,7 @@ solve_(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out) :-
     split_string(OptsS, " ", "", [DepthS, SecondsS|MoreS]),
     (   DepthS == "inf" -> Depth = inf ; number_string(Depth, DepthS) ),
     number_string(Seconds, SecondsS),
-    stack_limit_option_(MoreS, StackLimit),
+    stack_limit_option_(MoreS, Tree, StackLimit),
     (   entry(Alg, Root, Alpha, Beta, Depth, Best, Val, Goal)
     ->  true
     ;   domain_error(pyab_algorithm, Alg)
@@ -258,10 +258,29 @@ run_limited(Seconds, Goal) :-
     ;   call_with_time_limit(Seconds, once(Goal))
     ).
 
-stack_limit_option_([], default).
-stack_limit_option_([LimitS], Limit) :-
+%   Without a limit from the caller, a big tree gets room: the slides'
+%   program recurses once per sibling (boundedbest/5 and goodenough/7 are
+%   not tail calls), about 1 Kb of stack per node, so a flat tree of a
+%   million leaves needs about the whole default limit of 1 Gb.  Allow
+%   2 Kb per node when that is more than the current limit.
+
+stack_limit_option_([], Tree, Limit) :-
+    tree_nodes_(Tree, Nodes),
+    Need is 2048 * Nodes,
+    current_prolog_flag(stack_limit, Current),
+    (   Need > Current
+    ->  Limit = Need
+    ;   Limit = default
+    ).
+stack_limit_option_([LimitS], _, Limit) :-
     number_string(Limit, LimitS),
     must_be(positive_integer, Limit).
+
+tree_nodes_(Tree, Nodes) :-
+    aggregate_all(sum(N),
+                  ( member(Side, [min_to_move(_), max_to_move(_)]),
+                    predicate_property(Tree:Side, number_of_clauses(N)) ),
+                  Nodes).
 
 %   The stack_limit flag is thread-local, so setting it around the goal
 %   limits exactly this search.
