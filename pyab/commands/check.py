@@ -34,6 +34,16 @@ def _values(text: str) -> tuple[int, int]:
     return lo, hi
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"not a positive number of processes: {text!r}")
+    return n
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from ..randomtrees import WINDOWS
     p = sub.add_parser(
@@ -65,6 +75,9 @@ examples:
     p.add_argument("--windows", default="random", choices=WINDOWS,
                    help="full, narrow, low (root fails low), high (root fails high), "
                         "or random: one of them per tree (default)")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help="with --random: spread the trees over N processes, each with its own "
+                        "SWI-Prolog (same seed, same trees, same verdict; default 1)")
     p.add_argument("--save-dir", default=".", metavar="DIR",
                    help="where a disagreeing random tree is saved (default .)")
     p.add_argument("--program", metavar="FILE.pl",
@@ -144,11 +157,21 @@ def _random(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     start = time.perf_counter()
     last = start
-    tty = sys.stderr.isatty()
+    jobs = getattr(args, "jobs", 1)
+    tty = sys.stderr.isatty() and jobs == 1
+    # With --jobs the workers check the trees; this loop then only rebuilds
+    # the sequence up to the first disagreement to report it like --jobs 1.
+    first_bad = _first_disagreement(args, shape, jobs) if jobs > 1 else None
     for i in range(1, args.random + 1):
+        if jobs > 1 and first_bad is None:
+            break
         tree = random_tree(rng, shape)
         alpha, beta = random_window(rng, tree, args.windows)
+        if jobs > 1 and i != first_bad:
+            continue
         _, _, diff = _one(tree, args, alpha, beta)
+        if jobs > 1 and not diff:
+            raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
         if diff:
             out = Path(args.save_dir) / f"pyab-mismatch-seed{args.seed}-{i}.tree"
             window = _common.window_text(alpha, beta)
@@ -179,9 +202,44 @@ def _random(args: argparse.Namespace) -> int:
         _common.print_json({"checked": args.random, "agree": True, "seed": args.seed,
                             "algorithm": args.algorithm, "seconds": round(elapsed, 3)})
     else:
+        on = f" on {jobs} processes" if jobs > 1 else ""
         print(f"{args.random} random trees (seed {args.seed}, {args.algorithm}): "
-              f"both engines agree on every one ({rate:.0f} trees/s)")
+              f"both engines agree on every one ({rate:.0f} trees/s{on})")
     return 0
+
+
+def _first_disagreement(args: argparse.Namespace, shape, jobs: int) -> int | None:
+    """Check the random trees in ``jobs`` processes; the number of the first
+    tree on which the engines disagree, or None.  Each process has its own
+    SWI-Prolog, rebuilds the whole sequence from the seed (cheap next to
+    solving) and checks every ``jobs``-th tree, so the trees and the verdict
+    are those of one process."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    settings = {k: v for k, v in vars(args).items() if k != "run"}
+    ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        found = list(pool.map(_check_share, [settings] * jobs, [shape] * jobs,
+                              range(jobs), [jobs] * jobs))
+    bad = [i for i in found if i is not None]
+    return min(bad) if bad else None
+
+
+def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
+    """In a worker: check trees share+1, share+1+jobs, ...; the first that
+    disagrees, or None."""
+    import random
+
+    from ..randomtrees import random_tree, random_window
+    args = argparse.Namespace(**settings)
+    rng = random.Random(args.seed)
+    for i in range(1, args.random + 1):
+        tree = random_tree(rng, shape)
+        alpha, beta = random_window(rng, tree, args.windows)
+        if (i - 1) % jobs == share and _one(tree, args, alpha, beta)[2]:
+            return i
+    return None
 
 
 def _bound(x) -> str:

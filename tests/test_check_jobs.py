@@ -1,0 +1,35 @@
+"""`pyab check --random N --jobs J` checks the same trees and reaches the same
+verdict as one process: the same exit code, and the same disagreement
+reported (the first one in the sequence) when the program is wrong."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import PROLOG, pyab_cli
+
+
+def _without_rate(text: str) -> str:
+    return re.sub(r"\(\d+ trees/s[^)]*\)", "(rate)", text)
+
+
+def test_jobs_give_the_verdict_of_one_process(tmp_path):
+    mutant = tmp_path / "mutant.pl"
+    program = (PROLOG / "alphabeta.pl").read_text(encoding="utf-8")
+    assert "Val > Beta, !" in program
+    mutant.write_text(program.replace("Val > Beta, !", "Val >= Beta, !"), encoding="utf-8")
+    runs = {}
+    for jobs in ("1", "2"):
+        ok = pyab_cli("check", "--random", "60", "--seed", "5", "--jobs", jobs)
+        bad = pyab_cli("check", "--random", "300", "--seed", "4", "--jobs", jobs,
+                       "--program", str(mutant), "--save-dir", str(tmp_path))
+        runs[jobs] = (ok.returncode, _without_rate(ok.stdout), bad.returncode, bad.stdout)
+    assert runs["1"][0] == 0 and runs["1"][2] == 1
+    assert "DISAGREE on random tree" in runs["1"][3]
+    assert runs["2"] == runs["1"]
+
+
+def test_jobs_must_be_positive():
+    done = pyab_cli("check", "--random", "5", "--jobs", "0")
+    assert done.returncode == 2
+    assert "--jobs" in done.stderr
