@@ -316,7 +316,7 @@ ensure_program(Tree, Prog, File) :-
 %   loaded) to record, in order:
 %
 %     - call(Pos, Alpha, Beta)       alphabeta/5 entered
-%     - leaf(Pos, Val)               staticval/2 answered (tree module)
+%     - leaf(Pos, Val)               alphabeta/5 answered after staticval/2
 %     - bounds(Pos, Val, A, B, NA, NB)  newbounds/6 answered
 %     - cut(Pos, Val, A, B, Kind, Rest) goodenough/7 answered by its cut
 %     - return(Pos, GoodPos, Val)    alphabeta/5 answered
@@ -331,7 +331,6 @@ solve_traced(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out) :-
     ->  true
     ;   Out0 = "fail"
     ),
-    nb_setval(pyab_tracing, none),
     retractall(trace_event_(Prog, _)),
     Out = Out0.
 
@@ -339,7 +338,6 @@ solve_traced_(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out) :-
     ensure_program(Tree, Prog, File),
     ensure_traced_(Tree, Prog),
     retractall(trace_event_(Prog, _)),
-    nb_setval(pyab_tracing, Prog),
     solve_(Tree, Prog, File, bratko, RootS, AlphaS, BetaS, OptsS, Out1),
     (   sub_string(Out1, 0, _, _, "ok\u0000")
     ->  findall(E, trace_event_(Prog, E), Events),
@@ -352,9 +350,7 @@ solve_traced_(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out) :-
 :- dynamic trace_event_/2.              % ProgModule, Event
 :- dynamic traced_/2.                   % TreeModule, ProgModule
 
-%   Wrap once per program module.  The staticval/2 wrapper of the tree
-%   module records only while nb_getval(pyab_tracing) names a traced
-%   program module of this tree, so untraced solves are not affected.
+%   Wrap once per program module (the module is used for traced runs only).
 
 ensure_traced_(Tree, Prog) :-
     traced_(Tree, Prog),
@@ -364,27 +360,30 @@ ensure_traced_(Tree, Prog) :-
     wrap_predicate(Prog:alphabeta(P, A, B, G, V), pyab_trace, W1,
                    ( pyab_bridge:trace_(Prog, call(P, A, B)),
                      W1,
-                     pyab_bridge:trace_(Prog, return(P, G, V)) )),
+                     pyab_bridge:alphabeta_exit_(Tree, Prog, P, G, V) )),
     wrap_predicate(Prog:newbounds(A2, B2, P2, V2, NA, NB), pyab_trace, W2,
                    ( W2,
                      pyab_bridge:trace_(Prog, bounds(P2, V2, A2, B2, NA, NB)) )),
     wrap_predicate(Prog:goodenough(L, A3, B3, P3, V3, G3, GV), pyab_trace, W3,
                    ( W3,
                      pyab_bridge:goodenough_exit_(Tree, Prog, L, A3, B3, P3, V3, G3, GV) )),
-    (   traced_(Tree, _)
-    ->  true
-    ;   wrap_predicate(Tree:staticval(P4, V4), pyab_trace, W4,
-                       ( W4,
-                         (   nb_current(pyab_tracing, Prog4),
-                             pyab_bridge:traced_(Tree, Prog4)
-                         ->  pyab_bridge:trace_(Prog4, leaf(P4, V4))
-                         ;   true
-                         ) ))
-    ),
     assertz(traced_(Tree, Prog)).
 
 trace_(Prog, Event) :-
     assertz(trace_event_(Prog, Event)).
+
+%   A leaf: the tree module's own wrapper (load_tree/2) saw staticval/2
+%   called on Pos, so alphabeta/5 took its staticval branch and Val is the
+%   static value.  (A second wrapper on staticval/2 would be simpler, but
+%   destroying a module whose predicate carries two wrappers crashed
+%   SWI-Prolog 9.0.4 embedded in Python: "double free or corruption".)
+
+alphabeta_exit_(Tree, Prog, Pos, GoodPos, Val) :-
+    (   Tree:'$pyab_event'(s, Pos)
+    ->  trace_(Prog, leaf(Pos, Val))
+    ;   true
+    ),
+    trace_(Prog, return(Pos, GoodPos, Val)).
 
 %   Which clause of goodenough/7 answered?  Clause 1 takes an empty list;
 %   clause 3 searches the next sibling (alphabeta/5 is called on it) before
