@@ -174,3 +174,16 @@ def test_timeout_then_trace_again():
     assert p.steps == q.steps
     # an untraced solve of the big tree afterwards is unaffected
     assert pyab.solve(tree).visited == trace(tree, "python").result.visited
+
+
+def test_dropping_a_big_traced_tree_is_safe():
+    """Regression: a second wrapper on the tree's staticval/2 made
+    '$destroy_module' crash SWI-Prolog ("double free") on trees this big."""
+    from pyab import prolog
+    tree = random_tree(random.Random(3), Shape(depth=(8, 8), branching=(3, 3), leaf_chance=0.0))
+    before = prolog.live_modules()
+    p = trace(tree, "prolog")
+    assert len(p.steps) > 5000
+    prolog.drop(tree)
+    assert prolog.live_modules() == before
+    assert pyab.solve(pyab.parse("a(b=1, c=2)")).value == 2
