@@ -47,6 +47,11 @@ def solve(
     """
     from .tree import check_window
     check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
+    if depth is not None:
+        from .search import algorithm as find
+        if not find(algorithm).depth_limit:
+            raise ValueError(f"{algorithm} has no depth limit (the slides' program searches to "
+                             "the leaves); --depth works with the other algorithms")
     if engine == "prolog":
         from . import prolog
         return prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program)

@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Options whose value may start with a minus sign that argparse would take
 # for an option of its own: `--alpha -inf` is read as `--alpha=-inf`.
-SIGNED_OPTIONS = ("--alpha", "--beta")
+SIGNED_OPTIONS = ("--alpha", "--beta", "--values")
 
 
 def _join_signed(argv: list[str]) -> list[str]:

@@ -108,3 +108,22 @@ def test_repl_quotes_the_root_in_its_hint():
     out = pyab_cli("repl", "-", stdin="'King e1'(x = 1, y = 2)")
     # stdin was consumed by the tree: swipl sees EOF and halts.
     assert "alphabeta('King e1', -1000, 1000, GoodPos, Val)" in out.stderr
+
+
+def test_depth_is_refused_for_the_slides_program_and_skipped_by_all():
+    out = pyab_cli("solve", "examples/depth-limited.tree", "--depth", "1")
+    assert out.returncode == 2 and "bratko has no depth limit" in out.stderr
+    out = pyab_cli("check", "examples/depth-limited.tree", "--algorithm", "all", "--depth", "1")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_negative_option_values_need_no_equals_sign():
+    out = pyab_cli("check", "--random", "20", "--values", "-3:3", "--alpha", "-inf")
+    assert out.returncode == 0, out.stderr
+
+
+def test_no_best_move_is_explained():
+    out = pyab_cli("solve", "examples/slides.tree", "--algorithm", "hsu-f1", "--alpha", "5", "--beta", "10")
+    assert "(none: no move reached the window)" in out.stdout
+    out = pyab_cli("solve", "-", stdin="a = 7")
+    assert "(none: the root is a leaf)" in out.stdout

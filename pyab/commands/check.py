@@ -108,7 +108,8 @@ def _one(tree, args, alpha, beta):
     import pyab
     from ..check import differences
     from ..search import ALGORITHMS
-    names = list(ALGORITHMS) if args.algorithm == "all" else [args.algorithm]
+    names = ([n for n, a in ALGORITHMS.items() if args.depth is None or a.depth_limit]
+             if args.algorithm == "all" else [args.algorithm])
     first = None
     for name in names:
         kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=args.depth)

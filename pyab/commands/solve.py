@@ -38,7 +38,13 @@ def run(args: argparse.Namespace) -> int:
     from ..facts import number
     print(f"{args.file}: {result.algorithm} in {result.engine}, window "
           f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move at {tree.root}")
-    print(f"  best move    {result.best if result.best is not None else '(none: the root is a leaf)'}")
+    if result.best is not None:
+        best = result.best
+    elif tree.is_leaf(tree.root):
+        best = "(none: the root is a leaf)"
+    else:
+        best = "(none: no move reached the window)"
+    print(f"  best move    {best}")
     print(f"  value        {number(result.value) if not isinstance(result.value, str) else result.value}")
     print(f"  leaves read  {len(result.leaves)}: {' '.join(result.leaves)}")
     print(f"  nodes called {len(result.visited)}")

@@ -38,7 +38,9 @@ def rows(tree, alpha, beta, depth=None):
     from ..check import differences
     from ..search import ALGORITHMS
     out = []
-    for name in ALGORITHMS:
+    for name, alg in ALGORITHMS.items():
+        if depth is not None and not alg.depth_limit:
+            continue  # the slides' program has no depth limit
         kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=depth)
         prolog = pyab.solve(tree, "prolog", **kw)
         python = pyab.solve(tree, "python", **kw)

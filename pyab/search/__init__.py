@@ -27,13 +27,15 @@ class Algorithm:
     prolog_file: str   # file under prolog/
     summary: str
     function: str = "search"  # the search function in that module
+    depth_limit: bool = True   # does it take a depth limit (--depth)?
 
 
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in [
         Algorithm("bratko", "bratko", "alphabeta.pl",
-                  "the slides' alphabeta/5 (Bratko): strict cut tests, later child wins ties"),
+                  "the slides' alphabeta/5 (Bratko): strict cut tests, later child wins ties",
+                  depth_limit=False),
         Algorithm("aima", "aima", "aima.pl",
                   "AIMA's ALPHA-BETA-SEARCH: cuts on v >= beta / v <= alpha, first move worth v"),
         Algorithm("cpw-minmax", "cpw", "cpw.pl",
