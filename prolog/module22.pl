@@ -40,7 +40,8 @@
       (`inf`: never).  SEF is from the side to move's point of view:
       staticval/2 for MAX, its negation for MIN.
     * Starting thresholds: "the maximum and minimum value SEF can compute".
-      For a tree that is the largest and the smallest staticval/2 fact.
+      For a tree that is the largest and the smallest staticval/2 fact
+      (-inf and +inf when staticval/2 is given by rules, not facts).
       They are read from the clauses with clause/2, not by calling
       staticval/2: they describe the evaluation function, not a position
       the search looks at, so they must not count as leaves read.  A finite
@@ -120,9 +121,11 @@ m22_children_([Child|Children], ChildDepth, Depth, Margin, Current, Next, Path0,
     minimax_a_b(Child, ChildDepth, Depth, Margin, NegNext, NegCurrent,
                 ChildPath, ChildValue),
     ChildSEF is -ChildValue,
-    (   ChildSEF > Next + Margin                    % better than the best so far
+    m22_shift_(Next, Margin, Better),
+    m22_shift_(Current, -Margin, Enough),
+    (   ChildSEF > Better                           % better than the best so far
     ->  Path1 = [Child|ChildPath],
-        (   ChildSEF >= Current - Margin            % cut-off
+        (   ChildSEF >= Enough                      % cut-off
         ->  Path = Path1,
             Value = ChildSEF
         ;   m22_children_(Children, ChildDepth, Depth, Margin, Current,
@@ -130,6 +133,15 @@ m22_children_([Child|Children], ChildDepth, Depth, Margin, Current, Next, Path0,
         )
     ;   m22_children_(Children, ChildDepth, Depth, Margin, Current, Next,
                       Path0, Path, Value)
+    ).
+
+%   Threshold + Delta.  An infinite threshold stays as it is: SWI-Prolog
+%   raises float_overflow on inf + 0 (only negation is exact on it).
+
+m22_shift_(Threshold, Delta, Shifted) :-
+    (   ( Delta =:= 0 ; abs(Threshold) =:= inf )
+    ->  Shifted = Threshold
+    ;   Shifted is Threshold + Delta
     ).
 
 m22_over_(CurrentDepth, Depth) :-
@@ -149,11 +161,17 @@ m22_sef_(State, Value) :-
     ).
 
 %   The smallest and largest static value of the tree, from the clauses
-%   (the first of equal numbers wins, in clause order).
+%   (the first of equal numbers wins, in clause order).  A tree whose
+%   staticval/2 is given by rules (an implicit tree) has no such facts:
+%   its range is then -inf..inf.
 
 m22_value_range_(Lo, Hi) :-
-    findall(V, clause(staticval(_, V), true), [V0|Vs]),
-    foldl(m22_lo_hi_, Vs, V0-V0, Lo-Hi).
+    findall(V, clause(staticval(_, V), true), Values),
+    (   Values = [V0|Vs]
+    ->  foldl(m22_lo_hi_, Vs, V0-V0, Lo-Hi)
+    ;   Lo is -inf,
+        Hi is inf
+    ).
 
 m22_lo_hi_(V, Lo0-Hi0, Lo-Hi) :-
     (   V < Lo0 -> Lo = V ; Lo = Lo0 ),

@@ -269,3 +269,17 @@ def test_module22_margin_zero_is_the_plain_search(tree):
     r, path = search_path(tree, margin=0)
     assert (r.best, r.value, r.leaves) == (plain.best, plain.value, plain.leaves)
     assert (path[0] if path else None) == plain.best
+
+
+@pytest.mark.parametrize("name", MINE)
+def test_implicit_uniform_trees_knuth_moore(name):
+    """Trees given by rules (no stored values: module22 starts from -inf and
+    +inf): perfect order reads b^ceil(d/2) + b^floor(d/2) - 1 leaves, worst
+    order b^d, in both engines."""
+    from pyab.trees.uniform import Uniform
+    for ordering, count in (("perfect", 3 ** 2 + 3 ** 2 - 1), ("worst", 3 ** 4)):
+        tree = Uniform(3, 4, ordering)
+        prolog = pyab.solve(tree, "prolog", name)
+        python = pyab.solve(tree, "python", name)
+        assert differences(prolog, python) == []
+        assert len(prolog.leaves) == count, ordering

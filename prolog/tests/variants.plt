@@ -22,11 +22,13 @@
 vt_load_(Dir, Program) :-
     atom_concat(v_, Program, M),
     forall(member(N/A, [tree/2, staticval/2, min_to_move/1, max_to_move/1,
-                        read_/1]),
+                        read_/1, asked_/1]),
            dynamic(M:N/A)),
     assertz(M:(moves(Pos, Moves) :- tree(Pos, Moves))),
     wrap_predicate(M:staticval(Pos, _), variants_plt, W,
                    ( assertz(M:read_(Pos)), W )),
+    wrap_predicate(M:moves(Pos1, _), variants_plt, W1,
+                   ( assertz(M:asked_(Pos1)), W1 )),
     atomic_list_concat([Dir, '/../', Program, '.pl'], File),
     M:consult(File).
 
@@ -36,7 +38,7 @@ vt_load_(Dir, Program) :-
 
 vt_tree_(M, Side, Term) :-
     forall(member(N/A, [tree/2, staticval/2, min_to_move/1, max_to_move/1,
-                        read_/1]),
+                        read_/1, asked_/1]),
            ( functor(H, N, A), retractall(M:H) )),
     vt_node_(Term, r, Side, M).
 
@@ -77,6 +79,41 @@ vt_slides_window_tree([[3, 12, 8], [2, 3, 20], [14, 5, 2]]).
 :- prolog_load_context(directory, Dir),
    forall(member(P, [aima, cpw, module22]),
           vt_load_(Dir, P)).
+
+%   Each program asks moves/2 at most once per position and reads each
+%   static value at most once, so what the bridge observes is the search.
+
+vt_once_each_(M, Goal) :-
+    call(M:Goal),
+    findall(P, M:asked_(P), Asked),
+    vt_leaves_once_(M, Asked).
+
+vt_leaves_once_(M, Asked) :-
+    findall(P, M:read_(P), Read),
+    msort(Asked, A1), sort(Asked, A2),
+    msort(Read, R1), sort(Read, R2),
+    assertion(A1 == A2),
+    assertion(R1 == R2).
+
+:- begin_tests(once_per_position).
+
+test(every_program, [forall(vt_once_case_(M, Side, T, Goal))]) :-
+    vt_tree_(M, Side, T),
+    vt_once_each_(M, Goal).
+
+:- end_tests(once_per_position).
+
+vt_once_case_(M, Side, T, Goal) :-
+    member(Side, [max, min]),
+    member(T, [ [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+                [[[1, 4], [2, 2]], [[3, 1], [5, 0]], [[2, 2], [9, 1]]],
+                [3, [[[2, 4]]], 1] ]),
+    member(M-Goal, [ v_aima-alpha_beta_search(r, _, _),
+                     v_cpw-cpw_minmax(r, -1000, 1000, inf, _, _),
+                     v_cpw-cpw_negamax(r, -1000, 1000, inf, _, _),
+                     v_cpw-cpw_failsoft(r, 2, 3, inf, _, _),
+                     v_module22-module22(r, -inf, inf, inf, _, _),
+                     v_module22-module22_path(r, 1, 4, inf, 0.5, _, _) ]).
 
 :- begin_tests(aima).
 

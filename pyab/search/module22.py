@@ -28,8 +28,12 @@ __all__ = ["search", "search_path", "value_range"]
 
 def value_range(tree: Tree) -> tuple[Number, Number]:
     """The smallest and largest static value of ``tree`` (the first of equal
-    numbers wins, in tree order, as with the Prolog clauses)."""
-    values = [v for v in tree.values if v is not None]
+    numbers wins, in tree order, as with the Prolog clauses).  A tree given
+    by rules (``pyab.trees``) stores no values, like its Prolog side has no
+    staticval/2 facts: then (-inf, inf).  Not a search: nothing is recorded."""
+    values = [v for v in getattr(tree, "values", ()) if v is not None]
+    if not values:
+        return -math.inf, math.inf
     lo = hi = values[0]
     for v in values[1:]:
         lo = v if v < lo else lo
