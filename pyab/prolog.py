@@ -60,6 +60,13 @@ class _Engine:
         import pyswip.prolog  # noqa: F401  (initialises SWI-Prolog)
         from pyswip import core
 
+        if threading.current_thread() is not threading.main_thread():
+            # SWI-Prolog's main engine now belongs to this thread.  When it has
+            # ended, pyswip's PL_cleanup() at exit (from the main thread) cannot
+            # stop that engine and prints "Failed to stop Prolog threads".
+            # Nothing pyab loads needs SWI's cleanup, so skip it.
+            import atexit
+            atexit.unregister(core.cleanupProlog)
         lib = core._lib
         self._lib = lib
         lib.PL_put_chars.argtypes = [ctypes.c_size_t, ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p]
@@ -76,6 +83,7 @@ class _Engine:
         lib.PL_open_foreign_frame.restype = ctypes.c_size_t
         lib.PL_discard_foreign_frame.argtypes = [ctypes.c_size_t]
         lib.PL_thread_self.restype = ctypes.c_int
+        lib.PL_thread_destroy_engine.restype = ctypes.c_int
         lib.PL_thread_attach_engine.argtypes = [ctypes.c_void_p]
         lib.PL_thread_attach_engine.restype = ctypes.c_int
         lib.PL_exception.argtypes = [ctypes.c_size_t]
@@ -101,6 +109,7 @@ class _Engine:
         if lib.PL_thread_self() == -1:  # a Python thread SWI-Prolog has not met
             if lib.PL_thread_attach_engine(None) < 0:
                 raise PrologError("cannot attach a SWI-Prolog engine to this thread")
+            _THREAD.engine = _Detach(lib)
         frame = lib.PL_open_foreign_frame()
         try:
             t0 = lib.PL_new_term_refs(len(args))
@@ -135,6 +144,21 @@ class _Engine:
             lib.PL_discard_foreign_frame(frame)
 
 
+class _Detach:
+    """Held in a thread-local slot of each Python thread that got an engine:
+    when the thread ends, the slot is cleared in that thread and the engine
+    is destroyed (else SWI-Prolog warns "Failed to stop Prolog threads" at
+    exit and keeps their memory)."""
+
+    def __init__(self, lib: Any) -> None:
+        self.lib = lib
+
+    def __del__(self) -> None:
+        with _LOCK:
+            self.lib.PL_thread_destroy_engine()
+
+
+_THREAD = threading.local()
 _LOCK = threading.RLock()
 _ENGINE: _Engine | None = None
 _COUNTER = itertools.count(1)
@@ -189,11 +213,13 @@ def _module(eng: _Engine, tree: Tree) -> str:
     return module
 
 
-def _raise_if_error(out: str) -> None:
+def _raise_if_error(out: str, timeout: float | None = None) -> None:
     if out.startswith("error\0"):
         _, message, term = out.split("\0", 2)
         if "time_limit_exceeded" in term:
-            raise SearchTimeout("the search ran past its time limit and was stopped", term)
+            limit = f" of {timeout:g} s" if timeout else ""
+            raise SearchTimeout(f"the search ran past its time limit{limit} and was stopped "
+                                "(allow more time, or search a smaller tree)", term)
         raise PrologError(message.strip() or term, term)
 
 
@@ -250,7 +276,7 @@ def solve(
             ("atom", algorithm), ("string", tree.root),
             ("string", number(alpha)), ("string", number(beta)), ("string", opts), None,
         ])[-1] or ""
-    _raise_if_error(out)
+    _raise_if_error(out, timeout)
     if out == "fail":
         raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
     fields = out.split("\0")
