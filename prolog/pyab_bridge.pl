@@ -562,9 +562,11 @@ live_module_(M) :-
 %!  resource_counts_text(-Text) is det.
 %
 %   Text is "Modules Atoms": live tree/program modules and the number of
-%   atoms in the system (statistics/2 key `atoms`), for leak tests.
+%   atoms in the system (statistics/2 key `atoms`) right after an atom
+%   garbage collection, for leak tests.
 
 resource_counts_text(Text) :-
+    garbage_collect_atoms,
     live_modules(Modules),
     statistics(atoms, Atoms),
     format(string(Text), "~d ~d", [Modules, Atoms]).
