@@ -198,7 +198,7 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     ``bratko`` is observed step by step in either engine; any other
     algorithm is run normally and its trace reconstructed (``exact`` False).
     """
-    if algorithm == "bratko" and depth is None:
+    if algorithm == "bratko":  # the slides' program has no depth limit
         if engine == "prolog":
             from .prolog import solve_traced
             result, events = solve_traced(tree, alpha, beta, timeout=timeout)

@@ -70,10 +70,21 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
 
 
 def print_tree(trace: Trace, console: Any = None) -> None:
+    """Print the tree; colour on a terminal, plain lines (never wrapped at
+    80 columns) when piped."""
     from rich.console import Console
     if console is None:
         console = Console(highlight=False)
-    console.print(rich_tree(trace))
+        if not console.is_terminal:
+            wide = Console(width=100_000, no_color=True, highlight=False)
+            with wide.capture() as cap:
+                wide.print(rich_tree(trace))
+            print("\n".join(line.rstrip() for line in cap.get().splitlines()))
+            console = wide
+        else:
+            console.print(rich_tree(trace))
+    else:
+        console.print(rich_tree(trace))
     r = trace.result
     console.print(f"{r.algorithm} in {r.engine}: GoodPos = {r.best if r.best is not None else '(none)'}, "
                   f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}", highlight=False)
