@@ -24,14 +24,15 @@
 
     Our reading, where the module is unclear or slips:
     * The cut-off.  The module prints `If CurrentThreshold > ChildSEF`;
-      taken literally it would stop after the first child that improves on
-      NextThreshold, which is not alpha-beta (and would not return the
-      minimax value).  Its prose ("the current threshold ... becomes
-      greater than next threshold") and its source, Rich & Knight's
-      MINIMAX-A-B ("if PASS-THRESH >= USE-THRESH then return"), say the
-      cut-off comes when the improved NextThreshold reaches
-      CurrentThreshold: ChildSEF >= CurrentThreshold.  That is what runs
-      here.
+      taken literally it stops after any improving child that is still
+      below CurrentThreshold, which is not alpha-beta: on [1, 2, 3] it
+      returns 2 (tests/test_variants_algorithms.py runs that literal
+      reading).  Its prose ("the current threshold ... becomes greater than
+      next threshold", "the best value ... is more than the threshold")
+      and alpha-beta's own rule (a node stops once its best value reaches
+      the bound its parent set) put the cut-off where the improved
+      NextThreshold reaches CurrentThreshold: ChildSEF >= CurrentThreshold.
+      That is what runs here.
     * A node whose children never beat NextThreshold returns Path = NULL
       ([]) and Value = NextThreshold as it came in, so values are clamped
       to the thresholds (fail-hard), and at the root no move is chosen when

@@ -283,3 +283,28 @@ def test_implicit_uniform_trees_knuth_moore(name):
         python = pyab.solve(tree, "python", name)
         assert differences(prolog, python) == []
         assert len(prolog.leaves) == count, ordering
+
+
+def _module22_literal(tree: Tree, node: int, current, next_):
+    """Module 22's step 4 with the cut-off test exactly as printed
+    (``If CurrentThreshold > ChildSEF``): not what pyab runs."""
+    kids = tree.kids_of(node)
+    if not kids:
+        v = tree.value_of(node)
+        return v if tree.is_max(node) else -v
+    for child in kids:
+        child_sef = -_module22_literal(tree, child, -next_, -current)
+        if child_sef > next_:
+            next_ = child_sef
+            if current > child_sef:
+                return next_
+    return next_
+
+
+def test_module22_printed_cut_off_test_taken_literally_is_wrong():
+    """Why module22.pl reads the cut-off as ChildSEF >= CurrentThreshold."""
+    tree = pyab.parse("[1, 2, 3]")
+    lo, hi = value_range(tree)
+    assert _module22_literal(tree, 0, hi, lo) == 2
+    assert pyab.solve(tree, "python", "module22").value == 3
+    assert pyab.solve(tree, "prolog", "module22").value == 3
