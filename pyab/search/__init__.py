@@ -23,7 +23,7 @@ __all__ = ["ALGORITHMS", "Algorithm", "algorithm", "python_search"]
 @dataclass(frozen=True)
 class Algorithm:
     name: str
-    module: str        # pyab.search.<module>, function `search`
+    module: str        # pyab.search.<module>, holding `function`
     prolog_file: str   # file under prolog/
     summary: str
     function: str = "search"  # the search function in that module
