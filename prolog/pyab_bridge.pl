@@ -442,12 +442,17 @@ collect(Tree, Best, Val, Out) :-
     (   var(Best) -> BestFlag = "0", BestA = '' ; BestFlag = "1", BestA = Best ),
     format(string(ValS), "~q", [Val]),
     length(Leaves, NL), length(Visited, NV), length(Pruned, NP),
-    maplist(name_text, [BestA|Leaves], [BestS|LeafS]),
-    maplist(name_text, Visited, VisitedS),
-    maplist(name_text, Pruned, PrunedS),
+    maplist(name_part_, [BestA|Leaves], [BestS|LeafS]),
+    maplist(name_part_, Visited, VisitedS),
+    maplist(name_part_, Pruned, PrunedS),
     append([["ok", BestFlag, BestS, ValS, NL, NV, NP], LeafS, VisitedS, PrunedS], Parts),
     atomic_list_concat(Parts, '\u0000', OutA),
     atom_string(OutA, Out).
+
+%   A name as a part for atomic_list_concat/3: an atom is its own text.
+
+name_part_(P, S) :-
+    (   atom(P) -> S = P ; name_text(P, S) ).
 
 name_text(P, S) :-
     (   atom(P) -> atom_string(P, S) ; format(string(S), "~q", [P]) ).
@@ -485,11 +490,15 @@ pruned_walk([cut(P)|Agenda], Tree, Seen, [P|Pruned]) :-
     pruned_walk(Agenda, Tree, Seen, Pruned).
 pruned_walk([node(P)|Agenda0], Tree, Seen, Pruned) :-
     (   Tree:tree(P, Kids)
-    ->  maplist(agenda_item(Seen), Kids, Items),
-        append(Items, Agenda0, Agenda)
+    ->  agenda_items_(Kids, Seen, Agenda0, Agenda)
     ;   Agenda = Agenda0
     ),
     pruned_walk(Agenda, Tree, Seen, Pruned).
+
+agenda_items_([], _, Agenda, Agenda).
+agenda_items_([K|Ks], Seen, Agenda0, [Item|Agenda]) :-
+    agenda_item(Seen, K, Item),
+    agenda_items_(Ks, Seen, Agenda0, Agenda).
 
 agenda_item(Seen, K, Item) :-
     (   seen_(Seen, K) -> Item = node(K) ; Item = cut(K) ).
