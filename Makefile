@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup swipl graphviz chromium pytest plunit clean
+.PHONY: demo test bench setup swipl graphviz chromium pytest plunit clean
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
@@ -45,6 +45,11 @@ pytest:
 
 plunit:
 	swipl -g run_tests -t halt prolog/tests/all.pl
+
+# Every speed and memory figure beside its yardstick (docs/performance.md);
+# BENCH=--quick for a 100,000-node tree instead of a million.
+bench: setup
+	$(BIN)/python -m benchmarks $(BENCH)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
