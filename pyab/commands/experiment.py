@@ -230,14 +230,15 @@ def run_random_order(args: argparse.Namespace) -> int:
         return 0 if agree else 1
     print(f"mean leaves read by {args.algorithm} on {args.trees} random uniform trees per cell "
           f"(engines: {', '.join(ENGINES[args.engine])})")
-    head = ["b", "d", "mean leaves", "b^d", "best case", "eff. branching", "b^0.75",
-            "b/ln b", "x (leaves=b^xd)", "depth x1/x", "engines"]
+    head = ["b", "d", "mean leaves", "b^d", "best case", "leaves^(1/d)", "growth/level",
+            "b^0.75", "b/ln b", "x (leaves=b^xd)", "x (growth)", "depth x1/x", "engines"]
     table = []
     for r in rows:
         table.append([
             str(r["branching"]), str(r["depth"]), f"{r['mean']:,.1f}", _n(r["minimax"]),
-            _n(r["perfect"]), _f(r.get("effective_branching")), _f(r.get("fuller_b075")),
-            _f(r.get("knuth_moore_b_over_log_b")), _f(r.get("exponent"), 3),
+            _n(r["perfect"]), _f(r.get("effective_branching")), _f(r.get("growth_branching")),
+            _f(r.get("fuller_b075")), _f(r.get("knuth_moore_b_over_log_b")),
+            _f(r.get("exponent"), 3), _f(r.get("growth_exponent"), 3),
             _f(r.get("depth_factor"), 2), _agreement(r["agree"], args.engine)])
     _print_table(head, table)
     if args.plot:

@@ -136,6 +136,17 @@ def random_order_rows(
                 row["fuller_b075"] = b ** 0.75
                 row["knuth_moore_b_over_log_b"] = b / math.log(b)
             rows.append(row)
+    # The growth per level deep in the tree, (mean(d) / mean(d-2))^(1/2):
+    # leaves^(1/d) also carries the first levels, where every node's first
+    # move is searched in full.  Two levels, since odd and even depths differ.
+    means = {(r["branching"], r["depth"]): r["mean"] for r in rows}
+    for r in rows:
+        below = means.get((r["branching"], r["depth"] - 2))
+        if below:
+            g = (r["mean"] / below) ** 0.5
+            r["growth_branching"] = g
+            if r["branching"] > 1:
+                r["growth_exponent"] = math.log(g) / math.log(r["branching"])
     return rows
 
 

@@ -10,7 +10,7 @@ __all__ = ["plot_random_order"]
 
 def plot_random_order(rows: Sequence[dict[str, Any]], out: str) -> None:
     """Draw, per depth, the measured exponent x (mean leaves = b^(x d))
-    against b, beside 0.75 (Fuller et al.), log(b/ln b)/log b (Knuth and
+    against b, the growth per level between the two deepest depths, and beside them 0.75 (Fuller et al.), log(b/ln b)/log b (Knuth and
     Moore's b/log b) and 0.5 (the perfect ordering's limit).  Writes
     ``out`` (.svg or .png).
 
@@ -33,6 +33,14 @@ def plot_random_order(rows: Sequence[dict[str, Any]], out: str) -> None:
                      if r["depth"] == d and "exponent" in r)
         if pts:
             ax.plot(*zip(*pts), marker="o", label=f"measured, depth {d}")
+    deepest: dict[int, dict[str, Any]] = {}
+    for r in rows:
+        if "growth_exponent" in r and r["depth"] >= deepest.get(r["branching"], {}).get("depth", -1):
+            deepest[r["branching"]] = r
+    if deepest:
+        pts = sorted((b, r["growth_exponent"]) for b, r in deepest.items())
+        ax.plot(*zip(*pts), "ks-", linewidth=2,
+                label="measured growth per level, deepest two levels")
     bs = sorted({r["branching"] for r in rows if r["branching"] > 1})
     if bs:
         fine = [bs[0] + (bs[-1] - bs[0]) * i / 100 for i in range(101)]
