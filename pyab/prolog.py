@@ -88,6 +88,14 @@ class _Engine:
         lib.PL_thread_attach_engine.restype = ctypes.c_int
         lib.PL_exception.argtypes = [ctypes.c_size_t]
         lib.PL_exception.restype = ctypes.c_size_t
+        # Own function objects (lib[...] is not cached): pyswip calls these
+        # two with other argument types.
+        self._get_atom = lib["PL_get_atom"]
+        self._get_atom.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+        self._get_atom.restype = ctypes.c_int
+        self._unregister_atom = lib["PL_unregister_atom"]
+        self._unregister_atom.argtypes = [ctypes.c_size_t]
+        self._unregister_atom.restype = None
         lib.PL_clear_exception.restype = None
         self._preds: dict[tuple[str, int, str], int] = {}
 
@@ -120,6 +128,14 @@ class _Engine:
                     flags = (_PL_ATOM if kind == "atom" else _PL_STRING) | _REP_UTF8
                     if not lib.PL_put_chars(t0 + i, flags, len(data), data):
                         raise PrologError(f"cannot pass {kind} argument {i + 1} to {name}")
+                    if kind == "atom":
+                        # PL_put_chars(PL_ATOM) keeps the reference textToAtom()
+                        # took (pl-fli.c, SWI 9.0), so the atom could never be
+                        # collected: one leaked atom per call.  Drop it as
+                        # PL_put_atom_nchars() does; the term still holds the atom.
+                        atom = ctypes.c_size_t()
+                        if self._get_atom(t0 + i, ctypes.byref(atom)):
+                            self._unregister_atom(atom.value)
             ok = lib.PL_call_predicate(None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
                                        self._pred(name, len(args), module), t0)
             if not ok:
