@@ -15,7 +15,7 @@ import pyab
 from pyab.randomtrees import Shape, random_tree
 from pyab.trace import trace
 
-from conftest import EXAMPLES, SLIDES_TEXT, pyab_cli
+from conftest import EXAMPLES, pyab_cli
 
 SVG = "{http://www.w3.org/2000/svg}"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None,
