@@ -198,7 +198,12 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     ``bratko`` is observed step by step in either engine; any other
     algorithm is run normally and its trace reconstructed (``exact`` False).
     """
-    if algorithm == "bratko":  # the slides' program has no depth limit
+    if algorithm == "bratko":
+        if depth is not None:  # refused as pyab.solve refuses it
+            raise ValueError("bratko has no depth limit (the slides' program searches to "
+                             "the leaves); --depth works with the other algorithms")
+        from .tree import check_window
+        check_window(tree, alpha, beta)  # as pyab.solve: both engines compare alike
         if engine == "prolog":
             from .prolog import solve_traced
             result, events = solve_traced(tree, alpha, beta, timeout=timeout)

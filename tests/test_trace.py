@@ -186,3 +186,10 @@ def test_dropping_a_big_traced_tree_is_safe():
     prolog.drop(tree)
     assert prolog.live_modules() == before
     assert pyab.solve(pyab.parse("a(b=1, c=2)")).value == 2
+
+
+def test_trace_refuses_what_solve_refuses(slides):
+    with pytest.raises(ValueError, match="no depth limit"):
+        trace(slides, depth=2)
+    done = pyab_cli("trace", str(EXAMPLES / "slides.tree"), "--depth", "2")
+    assert done.returncode == 2 and "no depth limit" in done.stderr
