@@ -106,10 +106,11 @@ def rows(quick: bool = False) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the table (benchmarks/__main__ calls this)."""
+    """Print the table (benchmarks/__main__ calls this).  ``argv`` are this
+    benchmark's own options (default none: the full table)."""
     p = argparse.ArgumentParser(prog="python -m benchmarks.implicit", description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="smaller trees")
-    args = p.parse_args(argv)
+    args = p.parse_args([] if argv is None else argv)
     print("slides' alpha-beta on uniform trees given as rules: leaves read per CPU second")
     head = ("tree", "leaves", "engine", "CPU s", "leaves/s", "x mirror")
     table = [(r["tree"], f"{r['leaves']:,}", r["engine"], f"{r['seconds']:.3f}",
@@ -123,4 +124,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

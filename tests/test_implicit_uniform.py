@@ -183,3 +183,16 @@ def test_bridge_refuses_code_in_parameters():
 def test_names_false_is_for_implicit_trees_only(slides):
     with pytest.raises(ValueError, match="implicit"):
         prolog.solve(slides, names=False)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(b=st.integers(1, 5), d=st.integers(0, 4), seed=st.integers(0, 2 ** 40),
+       window=st.sampled_from([(-math.inf, math.inf), (0, 1 << 23), (1 << 22, 1 << 22 | 5)]))
+def test_random_trees_agree_in_any_window(b, d, seed, window):
+    tree = Uniform(b, d, f"random({seed})")
+    pro = pyab.solve(tree, "prolog", alpha=window[0], beta=window[1])
+    pyt = pyab.solve(tree, "python", alpha=window[0], beta=window[1])
+    assert differences(pro, pyt) == []
