@@ -220,8 +220,8 @@ def page(trace: Trace, title: str = "") -> str:
 <div id="picture">
 {svg(tree, trace, final=False)}
 </div>
-<div class="legend">&#x25B2; MAX to move, &#x25BC; MIN to move; yellow: the current node; orange outline: open calls
-(window below); faded: cut off (dashed edge, &#x3b1;-cut or &#x3b2;-cut); green: the chosen line.</div>
+<div class="legend">&#x25B2; MAX to move, &#x25BC; MIN to move; yellow: the current node; orange outline: open calls;
+[alpha, beta]: a node's window (blue while its call is open); faded: cut off (dashed edge, &#x3b1;-cut or &#x3b2;-cut); green: the chosen line.</div>
 <script type="application/json" id="pyab-data">{_script_json(data)}</script>
 <script>{_JS}</script>
 </body>
