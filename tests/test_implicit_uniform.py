@@ -19,10 +19,7 @@ from pyab.trees.experiments import knuth_moore
 from pyab.trees.uniform import hash_value
 
 ORDERINGS = ["perfect", "worst", "random(0)", "random(11)"]
-# module22 starts from the tree's largest and smallest static value, read
-# from the staticval/2 clauses (not by calling it): a tree given by rules
-# has no such clauses, so it cannot run there with an infinite window.
-RULE_ALGORITHMS = sorted(a for a in ALGORITHMS if a != "module22")
+RULE_ALGORITHMS = sorted(ALGORITHMS)
 
 
 @pytest.mark.parametrize("ordering", ORDERINGS)
