@@ -116,3 +116,23 @@ def test_best_order_on_uniform_trees_perfect_is_optimal():
 def test_best_order_limit():
     out = pyab_cli("experiment", "best-order", str(EXAMPLES / "slides.tree"), "--limit", "10")
     assert out.returncode == 2 and "limit" in out.stderr
+
+
+def test_knuth_moore_exits_1_when_the_engines_disagree(monkeypatch, capsys):
+    """A disagreement (here: a mirror made to read one leaf more) is exit 1
+    and is shown, never averaged away."""
+    from pyab.cli import main
+    from pyab.trees import experiments
+
+    real = experiments.count_leaves
+
+    def skewed(tree, engine, algorithm="bratko"):
+        c = real(tree, engine, algorithm)
+        if engine == "python" and tree.depth == 2:
+            c = experiments.Count(c.engine, c.best, c.value, c.leaves + 1, c.visited, c.seconds)
+        return c
+
+    monkeypatch.setattr(experiments, "count_leaves", skewed)
+    assert main(["experiment", "knuth-moore", "--branching", "3", "--depth", "1-3"]) == 1
+    out = capsys.readouterr().out
+    assert "DISAGREE" in out and "python: best r_1, value 0, 6 leaves" in out
