@@ -23,7 +23,7 @@ from .errors import DSLError
 from .facts import number as number_text
 from .facts import quote
 from .flatscan import scan
-from .tree import Number, Tree, TreeError, build
+from .tree import Number, Tree, TreeError, build, build_plain
 
 __all__ = ["dump", "load", "parse"]
 
@@ -205,10 +205,10 @@ def parse(text: str, source: str = "<string>") -> Tree:
     """
     plain = scan(text)  # big flat files: the same declarations, read in C
     if plain is not None:
-        try:
-            return build(*plain)
-        except TreeError:
-            pass  # parse again with lark, which keeps the places, to name it
+        tree = build_plain(*plain)
+        if tree is not None:
+            return tree
+        # else something is wrong: lark keeps the places to name it
     # Lines as lark counts them (by \n only; splitlines() also breaks at \r,
     # \f, \u2028, ..., and the excerpt would show the wrong line).
     lines = [line.removesuffix("\r") for line in text.split("\n")]

@@ -9,7 +9,7 @@ form, bare names ``[a-z][A-Za-z0-9_]*``, comments, an optional leading
 ``max``/``min`` -- and answers ``None`` for anything else (a quote, a
 nested or list tree, a syntax error), so that the lark grammar stays the
 definition and the one source of every syntax error.  Positions are not
-kept: when :func:`pyab.tree.build` refuses the declarations,
+kept: when :func:`pyab.tree.build_plain` refuses the declarations,
 :func:`pyab.dsl.parse` parses the text again with lark to name the place.
 
 Every quantifier is possessive, so a name or a number is always the longest
@@ -34,16 +34,15 @@ _FLAT = re.compile(
 _EDGES = re.compile(_EDGE)
 _VALUES = re.compile(_VALUE)
 _COMMENT = re.compile(r"[#%][^\n]*+")
-_NOWHERE = (0, 0)
 
 
-def scan(text: str) -> tuple[list[Any], list[Any], str] | None:
-    """``(edges, values, side)`` for :func:`pyab.tree.build` when ``text`` is
-    a plain flat-form tree, else None.  Positions are ``(0, 0)``.
+def scan(text: str) -> tuple[dict[str, list[str]], dict[str, Any], str] | None:
+    """``(kids, values, side)`` for :func:`pyab.tree.build_plain` when
+    ``text`` is a plain flat-form tree that names no node twice on the left
+    of ``->`` or ``=``, else None.
 
-    >>> edges, values, side = scan("min a -> b, c\\nb = 3  c = 2.5")
-    >>> edges, values, side
-    ([('a', (0, 0), [('b', (0, 0)), ('c', (0, 0))])], [('b', 3, (0, 0)), ('c', 2.5, (0, 0))], 'min')
+    >>> scan("min a -> b, c\\nb = 3  c = 2.5")
+    ({'a': ['b', 'c']}, {'b': 3, 'c': 2.5}, 'min')
     >>> scan("a(b=1)") is None
     True
     """
@@ -55,12 +54,19 @@ def scan(text: str) -> tuple[list[Any], list[Any], str] | None:
     if match is None:
         return None
     start = match.end(1) if match.group(1) else 0
-    P = _NOWHERE
-    edges = [(name, P, [(k, P) for k in "".join(kids.split()).split(",")])
-             for name, kids in _EDGES.findall(text, start)]
+    edges = _EDGES.findall(text, start)
+    kids = {name: "".join(children.split()).split(",") for name, children in edges}
+    pairs = _VALUES.findall(text, start)
+    names = [name for name, _ in pairs]
+    numbers = [number for _, number in pairs]
     try:
-        values = [(name, float(num) if "." in num or "e" in num or "E" in num else int(num), P)
-                  for name, num in _VALUES.findall(text, start)]
+        try:
+            values = list(map(int, numbers))  # all integers: the common case
+        except ValueError:
+            values = [float(x) if "." in x or "e" in x or "E" in x else int(x) for x in numbers]
     except ValueError:  # more digits than int() takes: lark reports it
         return None
-    return edges, values, match.group(1) or "max"
+    vals = dict(zip(names, values))
+    if len(kids) != len(edges) or len(vals) != len(pairs):
+        return None  # listed twice: lark keeps the places to say where
+    return kids, vals, match.group(1) or "max"

@@ -215,13 +215,32 @@ def _build_quick(edges, values, root_side, defined) -> "Tree | None":
     None when any check fails, and then :func:`build`'s own walk finds and
     names the first problem.  Every check of that walk is mirrored here."""
     kids = {name: [c for c, _ in children] for name, _, children in edges}
-    if len(kids) != len(edges) or not all(kids.values()):
-        return None  # children listed twice, or an inner node without any
+    vals = {name: value for name, value, _ in values}
+    if len(kids) != len(edges) or len(vals) != len(values):
+        return None  # children listed twice, or a second value
+    named = [n for n, _ in defined] if defined else None
+    return build_plain(kids, vals, root_side, named)
+
+
+def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: str = "max",
+                named: list[str] | None = None) -> "Tree | None":
+    """The tree of ``kids`` (each inner node's children in order) and
+    ``vals`` (static values), or None when anything is wrong with them:
+    then :func:`build` on the same declarations names the problem.  For
+    callers that read declarations in bulk (``pyab.flatscan``); ``named``
+    lists every node for the forms that write each node once.
+
+    >>> build_plain({"a": ["b", "c"]}, {"b": 1, "c": 2}).kids
+    ((1, 2), (), ())
+    >>> build_plain({"a": ["b", "b"]}, {"b": 1}) is None
+    True
+    """
+    if root_side not in ("max", "min") or not all(kids.values()):
+        return None  # an inner node without children
     children = [c for ks in kids.values() for c in ks]
     child_set = set(children)
-    vals = {name: value for name, value, _ in values}
-    if len(child_set) != len(children) or len(vals) != len(values):
-        return None  # a second parent, or a second value
+    if len(child_set) != len(children):
+        return None  # a second parent
     kinds = set(map(type, vals.values()))
     if not kinds <= {int, float}:
         return None  # bool, or not a number
@@ -240,8 +259,7 @@ def _build_quick(edges, values, root_side, defined) -> "Tree | None":
     both = len(kids.keys() & vals.keys())
     if len(roots) != 1 or len(kids) + len(vals) - both != len(child_set) + 1:
         return None  # no root or two, or a leaf without a value
-    if defined:
-        named = [n for n, _ in defined]
+    if named is not None:
         if len(named) != len(child_set) + 1 or set(named) != child_set | roots:
             return None
     try:
