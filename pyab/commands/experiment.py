@@ -75,9 +75,13 @@ examples:
         description="Leaves read on uniform trees of branching B at each depth of D0-D1, "
                     "perfectly ordered (best case) and worst ordered, beside the Knuth-Moore "
                     "formula, b^d, and for B = 40 the chessprogramming table as printed.")
-    km.add_argument("--branching", type=_positive, required=True, metavar="B")
-    km.add_argument("--depth", type=_range, required=True, metavar="D0-D1")
-    km.add_argument("--ordering", choices=["perfect", "worst", "both"], default="both")
+    km.add_argument("--branching", type=_positive, required=True, metavar="B",
+                    help="children of every inner node (at least 1)")
+    km.add_argument("--depth", type=_range, required=True, metavar="D0-D1",
+                    help="depths to run, e.g. 0-6 or 4 (the leaves are at this depth)")
+    km.add_argument("--ordering", choices=["perfect", "worst", "both"], default="both",
+                    help="perfect: first child always best (best case); worst: no cut-off "
+                         "possible; both (default)")
     _engine_options(km, default="both")
     km.set_defaults(run=run_knuth_moore)
 
