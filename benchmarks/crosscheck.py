@@ -47,12 +47,14 @@ def measure(n: int = 2000, solves: int = 10_000) -> dict:
                        pyab.solve(tree, "python", alpha=a, beta=b)):
             raise RuntimeError("the engines disagree: run pyab check --random")
     check_s = time.perf_counter() - t0
+    del batch
+    gc.collect()
     fresh = list(_trees(n, 1))  # new Tree objects: each is loaded again
     t0 = time.perf_counter()
     for tree, (a, b) in fresh:
         pyab.solve(tree, "prolog", alpha=a, beta=b)
     prolog_s = time.perf_counter() - t0
-    del batch, fresh
+    del fresh
     gc.collect()
 
     before = rss_mb()
