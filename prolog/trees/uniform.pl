@@ -7,8 +7,9 @@
     A position is n(Depth, Id, Partial).  Ids number the tree level by
     level: the root is n(0, 0, 0) and the children of Id are Id*B+1 ...
     Id*B+B, so Id codes the Dewey path (the K-th child appends K).
-    Partial is the part of the leaf value fixed by the path so far.  position_name/2 spells the Dewey path the way the
-    DSL's list form does: r, r_1, r_1_2.  MAX is to move at the root.
+    Partial is the part of the leaf value fixed by the path so far.
+    position_name/2 spells the Dewey path the way the DSL's list form
+    does: r, r_1, r_1_2.  MAX is to move at the root.
 
     The parameters are facts that whoever loads the file asserts (pyab's
     bridge reads them from a string; nothing is ever called from it):
@@ -28,8 +29,8 @@
                     than all its elder siblings and than anything a bound
                     from an ancestor can hold, so nothing is ever cut.
         random(S)   hash_value/3: a 32-bit mixing hash of Seed and the
-                    leaf's Id, shifted right by 8 (0 .. 2^24-1).  pyab.trees.uniform
-                    computes the same numbers.
+                    leaf's Id, shifted right by 8 (0 .. 2^24-1).
+                    pyab.trees.uniform computes the same numbers.
 
     Try:    swipl prolog/alphabeta.pl prolog/trees/uniform.pl
             ?- assertz(branching(3)), assertz(depth(2)),
@@ -37,7 +38,6 @@
                alphabeta(n(0,0,0), -1.0Inf, 1.0Inf, Best, Val),
                position_name(Best, Name).
 */
-
 
 :- set_prolog_flag(optimise, true).    % compiled arithmetic, this file only
 
