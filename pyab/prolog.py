@@ -314,13 +314,16 @@ def solve(
     )
 
 
-def resource_counts() -> tuple[int, int]:
-    """(live tree and program modules, atoms in SWI-Prolog), for leak checks."""
+def resource_counts() -> dict[str, int]:
+    """What SWI-Prolog holds, after an atom garbage collection, for leak
+    checks: ``modules`` (live tree and program modules), ``atoms`` (the atom
+    table, blobs included), ``text_atoms`` and ``closures`` (wrap_predicate
+    closures: two per tree loaded, never freed by SWI-Prolog 9.0.4)."""
     with _LOCK:
         eng = engine()
         _drop_gone(eng)
-        modules, atoms = (eng.call("resource_counts_text", [None])[0] or "0 0").split()
-        return int(modules), int(atoms)
+        counts = (eng.call("resource_counts_text", [None])[0] or "0 0 0 0").split()
+        return dict(zip(("modules", "atoms", "text_atoms", "closures"), map(int, counts)))
 
 
 def live_modules() -> int:
