@@ -298,6 +298,21 @@ ensure_program(Tree, Prog, _) :-
     program_module(Tree, Prog, _),
     !.
 ensure_program(Tree, Prog, File) :-
+    catch(ensure_program_(Tree, Prog, File), E,
+          ( discard_program_(Prog, File), throw(E) )).
+
+%   A program that fails to load (one of its directives throws, say) must
+%   leave no half-made module behind: the next attempt would trip over it
+%   ("No permission to module_property class temporary") and drop/1, which
+%   knows only registered programs, would never remove it.
+
+discard_program_(Prog, File) :-
+    atom_string(FileA, File),
+    format(atom(Id), '~w@~w', [FileA, Prog]),
+    catch(unload_file(Id), _, true),
+    destroy(Prog).
+
+ensure_program_(Tree, Prog, File) :-
     atom_string(FileA, File),
     format(atom(Id), '~w@~w', [FileA, Prog]),
     set_module(Prog:class(temporary)),  % before anything is loaded into it
