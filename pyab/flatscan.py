@@ -26,7 +26,7 @@ __all__ = ["scan"]
 
 _WS = r"[ \t\f\r\n]"  # lark's common.WS
 _NAME = r"[a-z][A-Za-z0-9_]*+"
-_NUMBER = r"[+-]?+\d++(?:\.\d++)?+(?:[eE][+-]?+\d++)?+"
+_NUMBER = r"[+-]?+[0-9]++(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+"  # [0-9]: \d takes any script's digits
 _EDGE = rf"({_NAME}){_WS}*+->{_WS}*+({_NAME}(?:{_WS}*+,{_WS}*+{_NAME})*+)"
 _VALUE = rf"({_NAME}){_WS}*+={_WS}*+({_NUMBER})"
 _FLAT = re.compile(
