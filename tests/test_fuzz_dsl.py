@@ -144,6 +144,49 @@ def test_edited_valid_files(text):
     outcome(text)
 
 
+# -- 2b. the flat form's fast path against lark -----------------------------------
+# pyab.flatscan reads plain flat files with regular expressions and leaves
+# everything else to lark.  A text with a quote anywhere (here in a trailing
+# comment) always goes to lark, so the two readings can be compared.
+
+FLAT_TOKENS = ["a", "b", "c", "d", "max", "min", "maxa", "x1", "A", "_", "->", "=", ",", "1",
+               "-2", "+3", "0.5", "1e3", "1E-2", "2.", ".5", "1e", "\u0663", "9" * 30, " ", "\n",
+               "\r\n", "\t", "\f", "\x0b", "\u00a0", "\u2028", "# c\n", "% c\n", "#", "(", "["]
+
+
+@st.composite
+def flat_texts(draw):
+    tokens = draw(st.lists(st.sampled_from(FLAT_TOKENS), min_size=1, max_size=25))
+    sep = draw(st.sampled_from([" ", "", "\n"]))
+    if draw(st.booleans()):
+        return sep.join(tokens)
+    # A real flat tree, re-spaced and with a few tokens swapped in.
+    import random
+    from pyab.randomtrees import Shape, random_tree
+    tree = random_tree(random.Random(draw(st.integers(0, 10**6))),
+                       Shape(depth=(1, 3), branching=(1, 3), decimals=draw(st.booleans())))
+    words = dump(tree, "flat").split()
+    for _ in range(draw(st.integers(0, 3))):
+        words.insert(draw(st.integers(0, len(words))), draw(st.sampled_from(FLAT_TOKENS)))
+    gaps = st.sampled_from([" ", "\n", "\t", "  ", "\r\n", "\f", " # note\n"])
+    return "".join(w + draw(gaps) for w in words)
+
+
+@FUZZ
+@given(flat_texts())
+@example("max -> b\nb = 1")
+@example("a -> b, c\nb = 1 c = 2")
+@example("min\na -> b\nb = 1")
+def test_fast_path_agrees_with_lark(text):
+    fast = outcome(text)
+    slow = outcome(text + "\n# '")
+    if isinstance(fast, pyab.Tree):
+        assert isinstance(slow, pyab.Tree) and same_tree(fast, slow)
+    else:
+        assert isinstance(slow, pyab.DSLError), slow
+        assert (fast.message, fast.line, fast.column) == (slow.message, slow.line, slow.column)
+
+
 # -- 3. random text and bytes -----------------------------------------------------
 
 @FUZZ
