@@ -288,6 +288,9 @@ def load(path: str | Path) -> Tree:
         # A BOM (Windows editors) is not part of the tree.  Decode the bytes at
         # once: read_text() silently drops a file that is only part of a BOM.
         text = p.read_bytes().decode("utf-8-sig")
+        # Universal newlines, as read_text() had them: a lone \r (old Mac
+        # files) ends a line, so error places match what editors show.
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as err:
         raise DSLError(f"not UTF-8 text ({err.reason} at byte {err.start})", str(path), 0, 0, []) from None
     except OSError as err:
