@@ -316,10 +316,14 @@ ensure_program_(Tree, Prog, File) :-
     atom_string(FileA, File),
     format(atom(Id), '~w@~w', [FileA, Prog]),
     set_module(Prog:class(temporary)),  % before anything is loaded into it
+    % The tree must be importable before the program is compiled: SWI links
+    % a call to an imported predicate at load time, and with `user` as the
+    % base a user:moves/2 (say, the slides loaded in the REPL) would win.
+    set_module(Prog:base(system)),
+    add_import_module(Prog, Tree, start),
     setup_call_cleanup(open(FileA, read, S),
                        Prog:load_files(Id, [stream(S), silent(true)]),
                        close(S)),
-    add_import_module(Prog, Tree, start),
     assertz(program_module(Tree, Prog, Id)).
 
 %!  solve_traced(+Tree, +Prog, +File, +RootS, +AlphaS, +BetaS, +Opts, -Out) is det.
