@@ -348,16 +348,18 @@ def build(
             kids[name].append(child)
 
     vals: dict[str, Number] = {}
+    value_at: dict[str, Pos] = {}  # where each value is written
     for name, value, pos in values:
         where.setdefault(name, pos)
         _check_value(name, value, pos)
         if name in vals:
             raise TreeError(f"{name!r} has two values", pos)
         vals[name] = value
+        value_at[name] = pos
 
     for name, pos in where.items():
         _check_name(name, pos)
-    _check_mixed(vals, where)
+    _check_mixed(vals, value_at)
 
     roots = [n for n in where if n not in parent]
     if not roots:
