@@ -316,9 +316,9 @@ ensure_program_(Tree, Prog, File) :-
     atom_string(FileA, File),
     format(atom(Id), '~w@~w', [FileA, Prog]),
     set_module(Prog:class(temporary)),  % before anything is loaded into it
-    % The tree must be importable before the program is compiled: SWI links
-    % a call to an imported predicate at load time, and with `user` as the
-    % base a user:moves/2 (say, the slides loaded in the REPL) would win.
+    % Like the tree module (tree_module_/1), the program sees nothing of
+    % `user`: a user:alphabeta/5 or user:moves/2 (the slides consulted in the
+    % REPL) must never stand in for the tree's or the program's own.
     set_module(Prog:base(system)),
     add_import_module(Prog, Tree, start),
     setup_call_cleanup(open(FileA, read, S),
