@@ -7,28 +7,27 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup swipl graphviz chromium pytest plunit clean
+.PHONY: demo test bench setup debs chromium pytest plunit clean
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
 
-test: setup pytest plunit
+test: setup chromium pytest plunit
 
-setup: swipl graphviz chromium $(STAMP)
+setup: debs $(STAMP)
 
-swipl:
-	@command -v swipl >/dev/null 2>&1 || { \
-	  echo "installing SWI-Prolog (swi-prolog-nox) with apt-get"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox; }
+# Debian packages pyab runs on, installed with one apt-get only when missing:
+# SWI-Prolog (the engine) and Graphviz (`pyab draw -o X.svg|.png`).
+MISSING_DEBS = $(if $(shell command -v swipl),,swi-prolog-nox) $(if $(shell command -v dot),,graphviz)
 
-# Graphviz draws `pyab draw -o X.svg|.png`; Debian's Chromium runs the HTML
-# stepper's browser tests (Playwright drives it; `playwright install` is
-# never run: the browser comes from apt).
-graphviz:
-	@command -v dot >/dev/null 2>&1 || { \
-	  echo "installing Graphviz with apt-get"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz; }
+debs:
+	@if [ -n "$(strip $(MISSING_DEBS))" ]; then \
+	  echo "installing $(strip $(MISSING_DEBS)) with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MISSING_DEBS); \
+	fi
 
+# Debian's Chromium for the HTML stepper's browser tests (Playwright drives
+# it; `playwright install` is never run: the browser comes from apt).
 chromium:
 	@test -x /usr/bin/chromium || { \
 	  echo "installing Chromium with apt-get (for the browser tests)"; \
