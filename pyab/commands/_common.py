@@ -29,6 +29,29 @@ def bound(text: str) -> float | int:
     return x
 
 
+def int_range(text: str) -> tuple[int, int]:
+    """``3`` or ``1-4`` -> an inclusive range of non-negative integers."""
+    try:
+        lo, _, hi = text.partition("-")
+        a, b = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number or a range like 1-4: {text!r}") from None
+    if a < 0 or b < a:
+        raise argparse.ArgumentTypeError(f"not an increasing range of non-negative numbers: {text!r}")
+    return a, b
+
+
+def positive(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def add_window(p: argparse.ArgumentParser) -> None:
     p.add_argument("--alpha", type=bound, default=-math.inf, metavar="A",
                    help="lower end of the window (number, or -inf; default -inf)")
@@ -44,6 +67,18 @@ def add_algorithm(p: argparse.ArgumentParser, also: tuple[str, ...] = ()) -> Non
                    help="which alpha-beta: " + ", ".join(names) + " (default bratko, the slides' program)")
     p.add_argument("--depth", type=int, default=None, metavar="N",
                    help="depth limit: nodes at depth N are scored by their static value")
+
+
+def add_search(p: argparse.ArgumentParser) -> None:
+    """FILE and the options of one search: engine, algorithm, depth, window,
+    timeout (solve, trace, show, draw)."""
+    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
+                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
+    add_algorithm(p)
+    add_window(p)
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="stop the Prolog search after S seconds (exit 2)")
 
 
 def add_json(p: argparse.ArgumentParser) -> None:

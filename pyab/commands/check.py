@@ -11,18 +11,6 @@ from pathlib import Path
 from . import _common
 
 
-def _range(text: str) -> tuple[int, int]:
-    """``3`` or ``1-4`` -> an inclusive range."""
-    try:
-        lo, _, hi = text.partition("-")
-        a, b = int(lo), int(hi or lo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number or a range like 1-4: {text!r}") from None
-    if a < 0 or b < a:
-        raise argparse.ArgumentTypeError(f"not an increasing range of non-negative numbers: {text!r}")
-    return a, b
-
-
 def _values(text: str) -> tuple[int, int]:
     """``LO:HI`` (inclusive; negatives allowed) -> a range of leaf values."""
     try:
@@ -32,16 +20,6 @@ def _values(text: str) -> tuple[int, int]:
     if hi < lo:
         raise argparse.ArgumentTypeError(f"empty value range {text!r}")
     return lo, hi
-
-
-def _jobs(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"not a positive number of processes: {text!r}")
-    return n
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,9 +41,9 @@ examples:
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--tree-depth", type=_range, default=(1, 4), metavar="D0-D1",
+    p.add_argument("--tree-depth", type=_common.int_range, default=(1, 4), metavar="D0-D1",
                    help="depth of random trees (default 1-4)")
-    p.add_argument("--branching", type=_range, default=(1, 4), metavar="B0-B1",
+    p.add_argument("--branching", type=_common.int_range, default=(1, 4), metavar="B0-B1",
                    help="children per inner node; 1 gives single-child nodes (default 1-4)")
     p.add_argument("--values", type=_values, default=(-9, 9), metavar="LO:HI",
                    help="integer leaf values; a small range makes ties (default -9:9)")
@@ -75,7 +53,7 @@ examples:
     p.add_argument("--windows", default="random", choices=WINDOWS,
                    help="full, narrow, low (root fails low), high (root fails high), "
                         "or random: one of them per tree (default)")
-    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+    p.add_argument("--jobs", type=_common.positive, default=1, metavar="N",
                    help="with --random: spread the trees over N processes, each with its own "
                         "SWI-Prolog (same seed, same trees, same verdict; default 1)")
     p.add_argument("--save-dir", default=".", metavar="DIR",

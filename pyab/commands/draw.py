@@ -19,17 +19,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                     ".html writes one self-contained page (no network) that steps through the "
                     "search: keys right/left step, End/Home jump.",
         epilog="example: pyab draw examples/slides.tree -o slides.html")
-    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+    _common.add_search(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="where to write: OUT.dot, OUT.svg, OUT.png or OUT.html")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="the format, when OUT's extension does not say it")
-    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
-                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
-    _common.add_algorithm(p)
-    _common.add_window(p)
-    p.add_argument("--timeout", type=float, default=None, metavar="S",
-                   help="stop the Prolog search after S seconds (exit 2)")
     _common.add_json(p)
     p.set_defaults(run=run)
 

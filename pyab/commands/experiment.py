@@ -17,18 +17,6 @@ from . import _common
 ENGINES = {"prolog": ("prolog",), "python": ("python",), "both": ("prolog", "python")}
 
 
-def _range(text: str) -> tuple[int, int]:
-    """``3`` or ``1-4`` -> an inclusive range."""
-    try:
-        lo, _, hi = text.partition("-")
-        a, b = int(lo), int(hi or lo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number or a range like 1-4: {text!r}") from None
-    if a < 0 or b < a:
-        raise argparse.ArgumentTypeError(f"not an increasing range of non-negative numbers: {text!r}")
-    return a, b
-
-
 def _ints(text: str) -> list[int]:
     """``2,3,5`` or ``2-6`` -> a list of positive integers."""
     out: list[int] = []
@@ -41,16 +29,6 @@ def _ints(text: str) -> list[int]:
     if not out or min(out) < 1:
         raise argparse.ArgumentTypeError(f"expected positive numbers, not {text!r}")
     return out
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-    return n
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,9 +53,9 @@ examples:
         description="Leaves read on uniform trees of branching B at each depth of D0-D1, "
                     "perfectly ordered (best case) and worst ordered, beside the Knuth-Moore "
                     "formula, b^d, and for B = 40 the chessprogramming table as printed.")
-    km.add_argument("--branching", type=_positive, required=True, metavar="B",
+    km.add_argument("--branching", type=_common.positive, required=True, metavar="B",
                     help="children of every inner node (at least 1)")
-    km.add_argument("--depth", type=_range, required=True, metavar="D0-D1",
+    km.add_argument("--depth", type=_common.int_range, required=True, metavar="D0-D1",
                     help="depths to run, e.g. 0-6 or 4 (the leaves are at this depth)")
     km.add_argument("--ordering", choices=["perfect", "worst", "both"], default="both",
                     help="perfect: first child always best (best case); worst: no cut-off "
@@ -93,11 +71,11 @@ examples:
                     "Hsu's claims (b^0.75 after Fuller et al., b/log b, 4/3 of the depth).")
     ro.add_argument("--branching", type=_ints, default=[2, 3, 4, 6, 8, 12, 16], metavar="B,...",
                     help="branching factors, e.g. 2,4,8 or 2-8 (default 2,3,4,6,8,12,16)")
-    ro.add_argument("--depth", type=_range, default=(2, 6), metavar="D0-D1",
+    ro.add_argument("--depth", type=_common.int_range, default=(2, 6), metavar="D0-D1",
                     help="depths (default 2-6)")
-    ro.add_argument("--trees", type=_positive, default=10, metavar="N",
+    ro.add_argument("--trees", type=_common.positive, default=10, metavar="N",
                     help="random trees per cell (default 10)")
-    ro.add_argument("--max-leaves", type=_positive, default=3_000_000, metavar="N",
+    ro.add_argument("--max-leaves", type=_common.positive, default=3_000_000, metavar="N",
                     help="skip cells whose tree has more than N leaves (default 3,000,000)")
     ro.add_argument("--plot", metavar="OUT.svg|OUT.png",
                     help="also draw the exponent against b (needs matplotlib: pip install 'pyab[plot]')")
@@ -110,7 +88,7 @@ examples:
                     "Python mirror, report the one that reads the fewest leaves next to the "
                     "perfect ordering (children best first), and run both in both engines.")
     bo.add_argument("file", metavar="FILE", help="a small .tree file (or - for stdin)")
-    bo.add_argument("--limit", type=_positive, default=500_000, metavar="N",
+    bo.add_argument("--limit", type=_common.positive, default=500_000, metavar="N",
                     help="refuse trees with more than N orderings (default 500,000)")
     bo.add_argument("--algorithm", default="bratko", metavar="NAME",
                     help="which alpha-beta (default bratko, the slides' program)")

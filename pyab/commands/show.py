@@ -15,13 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "called with; the chosen line highlighted, cut-off subtrees dimmed and "
                     "marked alpha-cut or beta-cut.  Colour on a terminal, plain text when piped.",
         epilog="example: pyab show examples/slides.tree | less")
-    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
-    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
-                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
-    _common.add_algorithm(p)
-    _common.add_window(p)
-    p.add_argument("--timeout", type=float, default=None, metavar="S",
-                   help="stop the Prolog search after S seconds (exit 2)")
+    _common.add_search(p)
     p.set_defaults(run=run)
 
 

@@ -15,13 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "was read, and the subtrees cut off.  The prolog engine runs the real "
                     "program in SWI-Prolog and observes it; python runs the mirror.",
         epilog="example: pyab solve examples/slides.tree --alpha 3 --beta 10 --json")
-    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
-    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
-                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
-    _common.add_algorithm(p)
-    _common.add_window(p)
-    p.add_argument("--timeout", type=float, default=None, metavar="S",
-                   help="stop the Prolog search after S seconds (exit 2)")
+    _common.add_search(p)
     _common.add_json(p)
     p.set_defaults(run=run)
 

@@ -18,13 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "python engine the mirror; other algorithms get a trace rebuilt from the "
                     "observed calls, leaves and cuts (no windows).",
         epilog="example: pyab trace examples/slides.tree --engine python --json")
-    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
-    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
-                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
-    _common.add_algorithm(p)
-    _common.add_window(p)
-    p.add_argument("--timeout", type=float, default=None, metavar="S",
-                   help="stop the Prolog search after S seconds (exit 2)")
+    _common.add_search(p)
     _common.add_json(p)
     p.set_defaults(run=run)
 
