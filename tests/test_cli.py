@@ -127,3 +127,8 @@ def test_no_best_move_is_explained():
     assert "(none: no move reached the window)" in out.stdout
     out = pyab_cli("solve", "-", stdin="a = 7")
     assert "(none: the root is a leaf)" in out.stdout
+
+
+def test_a_bound_too_long_for_int_is_refused_not_made_infinite():
+    out = pyab_cli("solve", "examples/slides.tree", "--alpha", "9" * 5000)
+    assert out.returncode == 2 and "too long" in out.stderr

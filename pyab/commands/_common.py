@@ -16,10 +16,11 @@ def bound(text: str) -> float | int:
         return math.inf
     if t in ("-inf", "-infinity"):
         return -math.inf
-    try:
+    digits = t.lstrip("+-")
+    if digits.isdigit() and digits.isascii():
+        if len(digits) > 4300:  # Python's int() limit; float() would make it inf
+            raise argparse.ArgumentTypeError(f"a bound of {len(digits)} digits is too long (at most 4300)")
         return int(t)
-    except ValueError:
-        pass
     try:
         x = float(t)
     except ValueError:
