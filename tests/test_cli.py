@@ -132,3 +132,5 @@ def test_no_best_move_is_explained():
 def test_a_bound_too_long_for_int_is_refused_not_made_infinite():
     out = pyab_cli("solve", "examples/slides.tree", "--alpha", "9" * 5000)
     assert out.returncode == 2 and "too long" in out.stderr
+    out = pyab_cli("solve", "examples/slides.tree", "--alpha", "\u0661")  # ARABIC-INDIC DIGIT ONE
+    assert out.returncode == 2 and "not a number" in out.stderr

@@ -16,6 +16,8 @@ def bound(text: str) -> float | int:
         return math.inf
     if t in ("-inf", "-infinity"):
         return -math.inf
+    if not t.isascii():  # float() would read other scripts' digits; the DSL does not
+        raise argparse.ArgumentTypeError(f"not a number or inf/-inf: {text!r}")
     digits = t.lstrip("+-")
     if digits.isdigit() and digits.isascii():
         if len(digits) > 4300:  # Python's int() limit; float() would make it inf
