@@ -115,9 +115,9 @@ observe_tree_(M) :-
     ;   assertz(M:(moves(Pos, Moves) :- tree(Pos, Moves)))
     ),
     wrap_predicate(M:moves(P1, _), pyab_observe, W1,
-                   ( assertz(M:'$pyab_event'(m, P1)), W1 )),
+                   ( pyab_bridge:event_(P1), W1 )),
     wrap_predicate(M:staticval(P2, _), pyab_observe, W2,
-                   ( assertz(M:'$pyab_event'(s, P2)), W2 )).
+                   ( pyab_bridge:leaf_event_(M, P2), W2 )).
 
 read_facts(S, M) :-
     read_term(S, T, [syntax_errors(error)]),
@@ -246,11 +246,63 @@ solve_(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out) :-
     ;   domain_error(pyab_algorithm, Alg)
     ),
     retractall(Tree:'$pyab_event'(_, _)),
+    events_reset_,
     (   with_stack_limit_(StackLimit, run_limited(Seconds, Prog:Goal))
     ->  collect(Tree, Best, Val, Out)
     ;   Out = "fail"
     ),
+    nb_setval(pyab_events, off),
     retractall(Tree:'$pyab_event'(_, _)).
+
+%   The record of one search of a fact tree: the global variable
+%   pyab_events holds events(Count, Store, Mode).  Arguments 1..Count of
+%   Store are the calls, in order: an atom P for moves(P, _) (m(P) when P
+%   is not an atom) and s(P) for staticval(P, _).  nb_setarg/3 keeps them
+%   when the search backtracks, and costs less than assertz/1 and the
+%   retractall/1 after it (docs/performance.md); a full store is copied
+%   into one twice its size.  Mode `trace` (solve_traced/8) also asserts
+%   '$pyab_event'(s, P), which alphabeta_exit_/5 asks about during the run.
+%   Outside a solve the variable is `off` and nothing is recorded.
+
+events_reset_ :-
+    (   nb_current(pyab_traced, true) -> Mode = trace ; Mode = plain ),
+    functor(Store, events, 1024),
+    nb_setval(pyab_events, events(0, Store, Mode)).
+
+event_(P) :-
+    (   nb_current(pyab_events, Events),
+        compound(Events)
+    ->  (   atom(P) -> E = P ; E = m(P) ),
+        record_event_(Events, E)
+    ;   true
+    ).
+
+leaf_event_(M, P) :-
+    (   nb_current(pyab_events, Events),
+        compound(Events)
+    ->  record_event_(Events, s(P)),
+        (   arg(3, Events, trace)
+        ->  assertz(M:'$pyab_event'(s, P))
+        ;   true
+        )
+    ;   true
+    ).
+
+record_event_(Events, E) :-
+    arg(1, Events, N0),
+    N is N0 + 1,
+    arg(2, Events, Store),
+    (   nb_setarg(N, Store, E)          % fails when N is past the end
+    ->  true
+    ;   compound_name_arguments(Store, Name, Args),
+        length(Args, Size),
+        length(More, Size),
+        append(Args, More, Args2),
+        compound_name_arguments(Bigger, Name, Args2),
+        nb_setarg(N, Bigger, E),
+        nb_setarg(2, Events, Bigger)
+    ),
+    nb_setarg(1, Events, N).
 
 run_limited(Seconds, Goal) :-
     (   Seconds =:= 0
@@ -357,7 +409,9 @@ solve_traced_(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out) :-
     ensure_program(Tree, Prog, File),
     ensure_traced_(Tree, Prog),
     retractall(trace_event_(Prog, _)),
-    solve_(Tree, Prog, File, bratko, RootS, AlphaS, BetaS, OptsS, Out1),
+    setup_call_cleanup(nb_setval(pyab_traced, true),
+                       solve_(Tree, Prog, File, bratko, RootS, AlphaS, BetaS, OptsS, Out1),
+                       nb_setval(pyab_traced, false)),
     (   sub_string(Out1, 0, _, _, "ok\u0000")
     ->  findall(E, trace_event_(Prog, E), Events),
         foldl(event_fields_, Events, Fields, []),
@@ -454,19 +508,72 @@ collect(Tree, Best, Val, Out) :-
     !,
     collect_rules_(Mode, Tree, Best, Val, Out).
 collect(Tree, Best, Val, Out) :-
-    findall(K-P, Tree:'$pyab_event'(K, P), Events),
-    findall(P, member(s-P, Events), Leaves),
-    first_occurrences(Events, Visited),
-    pruned(Tree, Visited, Pruned),
-    (   var(Best) -> BestFlag = "0", BestA = '' ; BestFlag = "1", BestA = Best ),
+    nb_getval(pyab_events, events(N, Store, _)),
+    events_lists_(1, N, Store, _, Leaves, Visited0),
+    (   preorder_pruned_(Visited0, Tree, Pruned0)
+    ->  Visited = Visited0, Pruned = Pruned0,
+        LeafS = Leaves, VisitedS = Visited, PrunedS = Pruned  % atoms only
+    ;   findall(x-P, ( between(1, N, I), arg(I, Store, E), event_position_(E, P) ),
+                Events),
+        first_occurrences(Events, Visited),
+        pruned(Tree, Visited, Pruned),
+        maplist(name_part_, Leaves, LeafS),
+        maplist(name_part_, Visited, VisitedS),
+        maplist(name_part_, Pruned, PrunedS)
+    ),
+    (   var(Best) -> BestFlag = "0", BestS = '' ; BestFlag = "1", name_part_(Best, BestS) ),
     format(string(ValS), "~q", [Val]),
     length(Leaves, NL), length(Visited, NV), length(Pruned, NP),
-    maplist(name_part_, [BestA|Leaves], [BestS|LeafS]),
-    maplist(name_part_, Visited, VisitedS),
-    maplist(name_part_, Pruned, PrunedS),
     append([["ok", BestFlag, BestS, ValS, NL, NV, NP], LeafS, VisitedS, PrunedS], Parts),
     atomic_list_concat(Parts, '\u0000', OutA),
     atom_string(OutA, Out).
+
+%   One pass over the record: the leaves (staticval/2 calls) in order, and
+%   the positions with each run of calls on the same position as one (a
+%   node is asked moves/2, then staticval/2 when it has no moves).  When no
+%   position comes back later, that is visited.
+
+events_lists_(I, N, _, _, [], []) :-
+    I > N,
+    !.
+events_lists_(I, N, Store, Last, Leaves, Visited) :-
+    arg(I, Store, E),
+    (   atom(E)
+    ->  P = E, Leaves = Leaves1
+    ;   E = s(P)
+    ->  Leaves = [P|Leaves1]
+    ;   E = m(P), Leaves = Leaves1
+    ),
+    (   P == Last -> Visited = Visited1 ; Visited = [P|Visited1] ),
+    I1 is I + 1,
+    events_lists_(I1, N, Store, P, Leaves1, Visited1).
+
+event_position_(E, P) :-
+    (   atom(E) -> P = E ; arg(1, E, P) ).
+
+%   pruned/3 in one walk without lookups, for the usual case: the search
+%   queried the nodes in depth-first tree order, each once, so the next
+%   node the walk meets that was visited is always the head of Visited.
+%   The walk fails (and pruned/3 does the work) unless it uses up Visited
+%   exactly: then every node it took as visited was, and every node
+%   visited was reached, once.
+
+preorder_pruned_([], _, []).
+preorder_pruned_([Root|Visited], Tree, Pruned) :-
+    preorder_walk_([Root], Tree, [Root|Visited], Pruned).
+
+preorder_walk_([], _, [], []).
+preorder_walk_([K|Agenda0], Tree, Visited0, Pruned) :-
+    (   Visited0 = [V|Visited],
+        V == K
+    ->  (   Tree:tree(K, Kids)
+        ->  append(Kids, Agenda0, Agenda)
+        ;   Agenda = Agenda0
+        ),
+        preorder_walk_(Agenda, Tree, Visited, Pruned)
+    ;   Pruned = [K|Pruned1],
+        preorder_walk_(Agenda0, Tree, Visited0, Pruned1)
+    ).
 
 %   A name as a part for atomic_list_concat/3: an atom is its own text.
 
@@ -490,15 +597,13 @@ numbered_events_([_-P|Es], I, [P-I|Ns]) :-
     I1 is I + 1,
     numbered_events_(Es, I1, Ns).
 
-%   A node was visited when an event names it; the event table, indexed on
-%   its second argument on first use, answers that in constant time.
+%   The general case: an AVL tree says which nodes were visited.
 
 pruned(_, [], []) :- !.
-pruned(Tree, [Root|_], Pruned) :-
-    pruned_walk([node(Root)], Tree, event_seen_(Tree), Pruned).
-
-event_seen_(Tree, P) :-
-    \+ \+ Tree:'$pyab_event'(_, P).
+pruned(Tree, [Root|Visited], Pruned) :-
+    findall(V-t, member(V, [Root|Visited]), Pairs),
+    list_to_assoc(Pairs, Seen),
+    pruned_walk([node(Root)], Tree, Seen, Pruned).
 
 %   Depth-first, in tree order, over an explicit agenda (no deep recursion on
 %   long chains): node(P) expands a visited node into its children, each a
@@ -522,9 +627,6 @@ agenda_items_([K|Ks], Seen, Agenda0, [Item|Agenda]) :-
 agenda_item(Seen, K, Item) :-
     (   seen_(Seen, K) -> Item = node(K) ; Item = cut(K) ).
 
-seen_(event_seen_(Tree), K) :-
-    !,
-    event_seen_(Tree, K).
 seen_(Seen, K) :-
     get_assoc(K, Seen, _).
 
