@@ -7,9 +7,13 @@ which sidesteps pyswip's slow list conversion and its 64-bit integer
 wrapping (numbers travel as their Prolog text).
 
 A tree is loaded into module ``pyab_t<N>`` the first time it is solved and
-stays there while the :class:`~pyab.tree.Tree` object lives; when the object
-is garbage-collected the module (and each program copy loaded for it) is
-dropped at the next call.  Calls are serialised by one lock.
+stays there while the :class:`~pyab.tree.Tree` object lives.  When the object
+is garbage-collected, the next call recycles the module of a fact tree: it is
+emptied (``recycle/1`` in the bridge) and kept, with its observation wrappers
+and program modules, on a free list for the next tree to load into.  (SWI-Prolog
+9.0.4 never frees a wrapper's closure, so destroying a module leaked about
+2 Kb.)  The module of a tree given as rules (``prolog_source()``), or one whose
+load failed, is destroyed instead.  Calls are serialised by one lock.
 """
 
 from __future__ import annotations
@@ -180,7 +184,12 @@ _ENGINE: _Engine | None = None
 _COUNTER = itertools.count(1)
 _MODULES: "weakref.WeakKeyDictionary[Tree, str]" = weakref.WeakKeyDictionary()
 _PROGRAMS: dict[str, int] = {}  # program file -> number, for program module names
-_GONE: list[str] = []  # modules of trees that have been garbage-collected
+# (module, recyclable) of trees that have been garbage-collected; the weakref
+# callbacks only append here, everything else happens under _LOCK.
+_GONE: list[tuple[str, bool]] = []
+_FINALIZERS: dict[str, weakref.finalize] = {}  # module in use -> its tree's finalizer
+_FREE: list[str] = []  # emptied fact-tree modules (recycle/1 accepted them)
+_RECYCLE = True  # False: destroy every module, as before (benchmarks/recycle.py)
 
 
 def engine() -> _Engine:
@@ -194,7 +203,21 @@ def engine() -> _Engine:
 
 def _drop_gone(eng: _Engine) -> None:
     while _GONE:
-        eng.call("drop", [("atom", _GONE.pop())])
+        module, recyclable = _GONE.pop()
+        _FINALIZERS.pop(module, None)
+        _release(eng, module, recyclable)
+
+
+def _release(eng: _Engine, module: str, recyclable: bool) -> None:
+    """Recycle a fact tree's module onto the free list, or drop it."""
+    if recyclable and _RECYCLE:
+        try:
+            eng.call("recycle", [("atom", module)])  # fails after dropping it
+        except PrologError:
+            return
+        _FREE.append(module)
+    else:
+        eng.call("drop", [("atom", module)])
 
 
 def _packed(tree: Tree) -> tuple[str, str]:
@@ -214,8 +237,12 @@ def _packed(tree: Tree) -> tuple[str, str]:
 def _module(eng: _Engine, tree: Tree) -> str:
     module = _MODULES.get(tree)
     if module is None:
-        module = f"pyab_t{next(_COUNTER)}"
-        if hasattr(tree, "prolog_source"):  # an implicit tree (pyab.trees, pyab.games)
+        recyclable = not hasattr(tree, "prolog_source")
+        if recyclable and _FREE:
+            module = _FREE.pop()  # the bridge's load failure drops it for good
+        else:
+            module = f"pyab_t{next(_COUNTER)}"
+        if not recyclable:  # an implicit tree (pyab.trees, pyab.games)
             rules, params = tree.prolog_source()
             out = eng.call("load_rules_safe", [("atom", module), ("string", rules),
                                                ("string", params), None])[-1]
@@ -225,7 +252,7 @@ def _module(eng: _Engine, tree: Tree) -> str:
                                                 ("string", shape), None])[-1]
         _raise_if_error(out or "")
         _MODULES[tree] = module
-        weakref.finalize(tree, _GONE.append, module)
+        _FINALIZERS[module] = weakref.finalize(tree, _GONE.append, (module, recyclable))
     return module
 
 
@@ -316,18 +343,21 @@ def solve(
 
 def resource_counts() -> dict[str, int]:
     """What SWI-Prolog holds, after an atom garbage collection, for leak
-    checks: ``modules`` (live tree and program modules), ``atoms`` (the atom
-    table, blobs included), ``text_atoms`` and ``closures`` (wrap_predicate
-    closures: two per tree loaded, never freed by SWI-Prolog 9.0.4)."""
+    checks: ``modules`` (tree and program modules in use, free ones not
+    counted), ``atoms`` (the atom table, blobs included), ``text_atoms``,
+    ``closures`` (wrap_predicate closures: two per tree module ever made,
+    never freed by SWI-Prolog 9.0.4, hence the recycling) and ``free`` (tree
+    modules emptied and waiting for the next tree)."""
     with _LOCK:
         eng = engine()
         _drop_gone(eng)
-        counts = (eng.call("resource_counts_text", [None])[0] or "0 0 0 0").split()
-        return dict(zip(("modules", "atoms", "text_atoms", "closures"), map(int, counts)))
+        counts = (eng.call("resource_counts_text", [None])[0] or "0 0 0 0 0").split()
+        return dict(zip(("modules", "atoms", "text_atoms", "closures", "free"), map(int, counts)))
 
 
 def live_modules() -> int:
-    """How many tree and program modules SWI-Prolog holds (for leak checks)."""
+    """How many tree and program modules are in use (for leak checks); the
+    free modules kept for reuse and their program modules are not counted."""
     with _LOCK:
         eng = engine()
         _drop_gone(eng)
@@ -335,11 +365,15 @@ def live_modules() -> int:
 
 
 def drop(tree: Tree) -> None:
-    """Drop ``tree``'s module now instead of when the object is collected."""
+    """Release ``tree``'s module now instead of when the object is collected
+    (a fact tree's module is recycled; the tree is loaded again if solved)."""
     with _LOCK:
         module = _MODULES.pop(tree, None)
         if module is not None:
-            engine().call("drop", [("atom", module)])
+            # The finalizer must not release the module a second time: by
+            # then another tree may be using it.
+            _FINALIZERS.pop(module).detach()
+            _release(engine(), module, not hasattr(tree, "prolog_source"))
 
 
 def solve_traced(
