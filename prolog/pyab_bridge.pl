@@ -9,6 +9,7 @@
             solve/9,           % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             solve_traced/8,    % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
             drop/1,            % +Module
+            recycle/1,         % +Module
             live_modules/1,    % -Count
             resource_counts_text/1  % -Text
           ]).
@@ -77,12 +78,8 @@ entry('minimax-negamax', Root, _Alpha, _Beta, Depth, Best, Val,
 %   a domain_error and M is dropped again.
 
 load_tree(M, Text) :-
-    must_be(atom, M),
-    (   current_module(M)
-    ->  permission_error(create, module, M)
-    ;   true
-    ),
-    catch(load_tree_(M, Text), E, (drop(M), throw(E))).
+    claim_module_(M, Fresh),
+    catch(load_tree_(M, Fresh, Text), E, (drop(M), throw(E))).
 
 %!  load_tree_safe(+M, +Text, -Out) is det.
 %
@@ -92,28 +89,51 @@ load_tree(M, Text) :-
 load_tree_safe(M, Text, Out) :-
     catch(( load_tree(M, Text), Out = "ok" ), E, error_out(E, Out)).
 
-load_tree_(M, Text) :-
-    tree_module_(M),
+load_tree_(M, Fresh, Text) :-
+    tree_module_(Fresh, M),
     setup_call_cleanup(open_string(Text, S),
                        read_facts(S, M),
                        close(S)),
-    observe_tree_(M).
+    observe_tree_(Fresh, M).
 
-tree_module_(M) :-
+%   claim_module_(+M, -Fresh): M is a new module (Fresh = true) or one that
+%   recycle/1 emptied (Fresh = false, and M is no longer free).  Anything
+%   else by that name is a permission error, and is left alone.
+
+claim_module_(M, Fresh) :-
+    must_be(atom, M),
+    (   retract(free_module_(M))
+    ->  Fresh = false,
+        refresh_programs_(M)
+    ;   current_module(M)
+    ->  permission_error(create, module, M)
+    ;   Fresh = true
+    ).
+
+tree_module_(false, _) :-
+    !.                                  % a recycled module is set up already
+tree_module_(true, M) :-
     set_module(M:class(temporary)),     % so that drop/1 may destroy it
     set_module(M:base(system)),         % see no user predicates
     forall(member(N/A, [tree/2, staticval/2, min_to_move/1, max_to_move/1,
                         '$pyab_event'/2]),
            dynamic(M:N/A)).
 
-%   The slides' moves/2 bridge (unless the text brought it) and the wrappers
-%   that record the search.
+%   The slides' moves/2 bridge (unless the text brought it) and, in a new
+%   module, the wrappers that record the search (a recycled module keeps
+%   its own: recycle/1).
 
-observe_tree_(M) :-
-    (   predicate_property(M:moves(_, _), defined)
+observe_tree_(Fresh, M) :-
+    (   predicate_property(M:moves(_, _), number_of_clauses(N)), N > 0
     ->  true
     ;   assertz(M:(moves(Pos, Moves) :- tree(Pos, Moves)))
     ),
+    (   Fresh == true
+    ->  observe_new_tree_(M)
+    ;   true
+    ).
+
+observe_new_tree_(M) :-
     wrap_predicate(M:moves(P1, _), pyab_observe, W1,
                    ( pyab_bridge:event_(P1), W1 )),
     wrap_predicate(M:staticval(P2, _), pyab_observe, W2,
@@ -160,14 +180,10 @@ load_packed_safe(M, Names, Shape, Out) :-
     catch(( load_packed(M, Names, Shape), Out = "ok" ), E, error_out(E, Out)).
 
 load_packed(M, Names, Shape) :-
-    must_be(atom, M),
-    (   current_module(M)
-    ->  permission_error(create, module, M)
-    ;   true
-    ),
-    catch(load_packed_(M, Names, Shape), E, (drop(M), throw(E))).
+    claim_module_(M, Fresh),
+    catch(load_packed_(M, Fresh, Names, Shape), E, (drop(M), throw(E))).
 
-load_packed_(M, NamesS, ShapeS) :-
+load_packed_(M, Fresh, NamesS, ShapeS) :-
     atomic_list_concat(NameList, '\u0000', NamesS),
     compound_name_arguments(Names, names, NameList),
     term_string(Shape, ShapeS, [syntax_errors(error)]),
@@ -181,10 +197,10 @@ load_packed_(M, NamesS, ShapeS) :-
     ->  true
     ;   domain_error(pyab_packed_shape, ShapeS)
     ),
-    tree_module_(M),
+    tree_module_(Fresh, M),
     packed_nodes_(Sides, Values, 1, Names, M),
     forall(member(Kid, Kids), packed_kids_(Kid, Names, M)),
-    observe_tree_(M).
+    observe_tree_(Fresh, M).
 
 packed_nodes_([], [], _, _, _).
 packed_nodes_([S|Ss], [V|Vs], I, Names, M) :-
@@ -355,7 +371,8 @@ with_stack_limit_(Limit, Goal) :-
 
 ensure_program(Tree, Prog, _) :-
     program_module(Tree, Prog, _),
-    !.
+    !,
+    retractall(program_idle_(Prog)).
 ensure_program(Tree, Prog, File) :-
     catch(ensure_program_(Tree, Prog, File), E,
           ( discard_program_(Prog, File), throw(E) )).
@@ -375,15 +392,27 @@ ensure_program_(Tree, Prog, File) :-
     atom_string(FileA, File),
     format(atom(Id), '~w@~w', [FileA, Prog]),
     set_module(Prog:class(temporary)),  % before anything is loaded into it
-    % Like the tree module (tree_module_/1), the program sees nothing of
+    % Like the tree module (tree_module_/2), the program sees nothing of
     % `user`: a user:alphabeta/5 or user:moves/2 (the slides consulted in the
     % REPL) must never stand in for the tree's or the program's own.
     set_module(Prog:base(system)),
     add_import_module(Prog, Tree, start),
+    program_stamp_of_(FileA, Stamp),
     setup_call_cleanup(open(FileA, read, S),
                        Prog:load_files(Id, [stream(S), silent(true)]),
                        close(S)),
+    assertz(program_stamp_(Prog, FileA, Stamp)),
     assertz(program_module(Tree, Prog, Id)).
+
+:- dynamic program_stamp_/3.            % ProgModule, File, Time-Size
+
+%   The file as it was when it was loaded into a program module: a
+%   recycled tree module keeps its program modules only while their files
+%   are unchanged (refresh_programs_/1).
+
+program_stamp_of_(File, Time-Size) :-
+    time_file(File, Time),
+    size_file(File, Size).
 
 %!  solve_traced(+Tree, +Prog, +File, +RootS, +AlphaS, +BetaS, +Opts, -Out) is det.
 %
@@ -660,12 +689,26 @@ drop(M) :-
 drop(_).
 
 drop_(M) :-
-    forall(retract(traced_(M, P)), retractall(trace_event_(P, _))),
+    retractall(free_module_(M)),
     retractall(rules_module_(M, _)),
-    forall(retract(program_module(M, P, Id)),
-           ( catch(unload_file(Id), _, true),
-             destroy(P) )),
+    forall(program_module(M, P, _), forget_program_(M, P)),
+    forall(retract(traced_(M, P)), retractall(trace_event_(P, _))),
     destroy(M).
+
+%   Unload program module P of tree module M and destroy it.  (A rules
+%   module is its own program module: P == M.)
+
+forget_program_(M, P) :-
+    % Tables are kept by module name, not in the module: a later module of
+    % the same name (recycling reuses names) would find them.
+    catch(abolish_module_tables(P), _, true),
+    retractall(program_idle_(P)),
+    retractall(traced_(M, P)),
+    retractall(trace_event_(P, _)),
+    retractall(program_stamp_(P, _, _)),
+    forall(retract(program_module(M, P, Id)),
+           catch(unload_file(Id), _, true)),
+    destroy(P).
 
 destroy(M) :-
     (   current_module(M)
@@ -676,9 +719,105 @@ destroy(M) :-
     ;   true
     ).
 
+
+                 /*******************************
+                 *    RECYCLING TREE MODULES    *
+                 *******************************/
+
+%   SWI-Prolog 9.0.4 never frees a wrap_predicate/4 closure, and a
+%   temporary module destroyed after a file was loaded into it keeps a few
+%   hundred bytes: destroying a tree's module leaves about 2 Kb behind.  So
+%   a fact tree's module is emptied and reused instead, with its wrappers
+%   and its program modules.  The free list is free_module_/1; the names
+%   are chosen by Python (pyab/prolog.py), which keeps its own list of the
+%   modules recycle/1 accepted.
+
+:- dynamic free_module_/1.              % TreeModule
+:- dynamic program_idle_/1.             % ProgModule kept by recycle/1, unused since
+
+%!  recycle(+M) is semidet.
+%
+%   Empty the fact tree module M of a tree that is gone, for the next tree:
+%   retract its facts (tree/2, staticval/2, min_to_move/1, max_to_move/1,
+%   the moves/2 bridge) and its recorded events, and forget the traced
+%   events of its programs.  M keeps its wrappers and its program modules,
+%   except a program module with a dynamic or tabled predicate of its own
+%   (which could carry state to the next tree): that one is destroyed.
+%   load_tree/2 and load_packed_safe/4 then load into M again.
+%
+%   Fails, after dropping M altogether (drop/1), when M is not a fact tree
+%   module in use (a rules module, one already free, no module) or when it
+%   does not come out empty.
+
+recycle(M) :-
+    must_be(atom, M),
+    (   catch(recycle_(M), E, (print_message(warning, E), fail))
+    ->  true
+    ;   drop(M),
+        fail
+    ).
+
+recycle_(M) :-
+    current_module(M),
+    \+ rules_module_(M, _),
+    \+ free_module_(M),
+    \+ program_module(_, M, _),
+    forall(tree_predicate_(H), retractall(M:H)),
+    \+ ( own_dynamic_(M, H),              % no other fact came in
+         predicate_property(M:H, number_of_clauses(C)),
+         C > 0
+       ),
+    forall(traced_(M, P), retractall(trace_event_(P, _))),
+    forall(( program_module(M, P, _), stateful_program_(P) ),
+           forget_program_(M, P)),
+    forall(program_module(M, P, _),
+           ( retractall(program_idle_(P)), assertz(program_idle_(P)) )),
+    assertz(free_module_(M)).
+
+tree_predicate_(tree(_, _)).
+tree_predicate_(staticval(_, _)).
+tree_predicate_(min_to_move(_)).
+tree_predicate_(max_to_move(_)).
+tree_predicate_(moves(_, _)).
+tree_predicate_('$pyab_event'(_, _)).
+
+stateful_program_(P) :-
+    (   own_dynamic_(P, _)
+    ->  true
+    ;   current_predicate(P:N/A),
+        functor(H, N, A),
+        predicate_property(P:H, tabled)
+    ->  true
+    ).
+
+%   A dynamic predicate of M's own.  The clause that wrap_predicate/4 keeps
+%   for a wrapper's body lives in a dynamic predicate named '$wrap$'Name
+%   ('$wrap_predicate'/5 in SWI-Prolog's boot/syspred.pl): that is the
+%   observation, not data.
+
+own_dynamic_(M, H) :-
+    current_predicate(M:N/A),
+    \+ sub_atom(N, 0, _, _, '$wrap$'),
+    functor(H, N, A),
+    \+ predicate_property(M:H, imported_from(_)),
+    predicate_property(M:H, dynamic).
+
+%   When a new tree claims a recycled module: a program file changed since
+%   it was loaded is loaded afresh (as it would be for a new module).
+
+refresh_programs_(M) :-
+    forall(( program_module(M, P, _), \+ program_unchanged_(P) ),
+           forget_program_(M, P)).
+
+program_unchanged_(P) :-
+    program_stamp_(P, File, Stamp),
+    catch(program_stamp_of_(File, Stamp), _, fail).
+
 %!  live_modules(-Count) is det.
 %
-%   How many tree and program modules are loaded (for leak tests).
+%   How many tree and program modules are in use (for leak tests): free
+%   tree modules (recycle/1) are not counted, nor the program modules they
+%   kept until a search of the next tree uses them again.
 
 live_modules_text(Text) :-
     live_modules(Count),
@@ -694,15 +833,23 @@ live_modules(Count) :-
 live_module_(M) :-
     current_atom(M),
     sub_atom(M, 0, _, _, pyab_t),
-    current_module(M).
+    current_module(M),
+    \+ free_(M).
+
+free_(M) :-
+    free_module_(M),
+    !.
+free_(P) :-
+    program_idle_(P).
 
 %!  resource_counts_text(-Text) is det.
 %
-%   Text is "Modules Atoms TextAtoms Closures", right after an atom
-%   garbage collection, for leak tests: live tree/program modules, the
+%   Text is "Modules Atoms TextAtoms Closures Free", right after an atom
+%   garbage collection, for leak tests: tree/program modules in use, the
 %   atom table's size (statistics/2 key `atoms`, which counts blobs too),
 %   the text atoms among them, and the closure blobs (wrap_predicate/4
-%   makes one per wrapper; SWI-Prolog 9.0.4 never frees them).
+%   makes one per wrapper; SWI-Prolog 9.0.4 never frees them), and the
+%   free tree modules waiting to be reused (recycle/1).
 
 resource_counts_text(Text) :-
     garbage_collect_atoms,
@@ -710,7 +857,8 @@ resource_counts_text(Text) :-
     statistics(atoms, Atoms),
     aggregate_all(count, current_blob(_, text), TextAtoms),
     aggregate_all(count, current_blob(_, closure), Closures),
-    format(string(Text), "~d ~d ~d ~d", [Modules, Atoms, TextAtoms, Closures]).
+    aggregate_all(count, free_module_(_), Free),
+    format(string(Text), "~d ~d ~d ~d ~d", [Modules, Atoms, TextAtoms, Closures, Free]).
 
 
                  /*******************************
