@@ -596,19 +596,27 @@ event_position_(E, P) :-
 
 preorder_pruned_([], _, []).
 preorder_pruned_([Root|Visited], Tree, Pruned) :-
-    preorder_walk_([Root], Tree, [Root|Visited], Pruned).
+    preorder_walk_([Root], [], Tree, [Root|Visited], Pruned).
 
-preorder_walk_([], _, [], []).
-preorder_walk_([K|Agenda0], Tree, Visited0, Pruned) :-
+%   preorder_walk_(+Siblings, +Stack, +Tree, +Visited, -Pruned): Siblings
+%   are the nodes still to walk at this level, Stack those of the levels
+%   above (a list of lists, so no kids list is copied).
+
+preorder_walk_([], Stack, Tree, Visited, Pruned) :-
+    (   Stack = [Siblings|Stack1]
+    ->  preorder_walk_(Siblings, Stack1, Tree, Visited, Pruned)
+    ;   Visited == [],
+        Pruned = []
+    ).
+preorder_walk_([K|Siblings], Stack, Tree, Visited0, Pruned) :-
     (   Visited0 = [V|Visited],
         V == K
     ->  (   Tree:tree(K, Kids)
-        ->  append(Kids, Agenda0, Agenda)
-        ;   Agenda = Agenda0
-        ),
-        preorder_walk_(Agenda, Tree, Visited, Pruned)
+        ->  preorder_walk_(Kids, [Siblings|Stack], Tree, Visited, Pruned)
+        ;   preorder_walk_(Siblings, Stack, Tree, Visited, Pruned)
+        )
     ;   Pruned = [K|Pruned1],
-        preorder_walk_(Agenda0, Tree, Visited0, Pruned1)
+        preorder_walk_(Siblings, Stack, Tree, Visited0, Pruned1)
     ).
 
 %   A name as a part for atomic_list_concat/3: an atom is its own text.
