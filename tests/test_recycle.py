@@ -310,3 +310,27 @@ def test_threads_share_the_free_list():
     # 360 trees; a thread holds one or two, and a tree released by one thread
     # may wait in _GONE while the others load: far fewer than 360 all the same.
     assert len(used) <= spare + 6 * 6
+
+
+def test_fact_text_bringing_its_own_moves_clause_into_a_recycled_module(spy):
+    """load_tree/2 (fact text, the slides' file form) may bring the moves/2
+    bridge itself: in a recycled module it must not end up there twice."""
+    import weakref
+
+    from pyab.facts import facts
+    a = pyab.parse("a(b=1, c=2)")
+    pyab.solve(a)
+    m = module_of(a)
+    gone(a)
+    assert prolog._FREE[-1] == m
+    t = pyab.parse("a(b(d=4, e=1), c=2)")
+    with prolog._LOCK:
+        prolog._FREE.remove(m)
+        out = prolog.engine().call("load_tree_safe", [("atom", m), ("string", facts(t)), None])[-1]
+        assert out == "ok"
+        prolog._MODULES[t] = m
+        prolog._FINALIZERS[m] = weakref.finalize(t, prolog._GONE.append, (m, True))
+    assert contents(t, spy).count("moves(") == 1
+    r = pyab.solve(t)
+    assert module_of(t) == m
+    assert same(r, pyab.solve(t, engine="python"))
