@@ -158,6 +158,7 @@ def test_traced_then_untraced_then_traced():
     assert p.steps == trace(t1, "python").steps
     m = module_of(t1)
     gone(t1)
+    closures = prolog.resource_counts()["closures"]
     t2 = random_tree(rng, shape)
     r = pyab.solve(t2)
     assert module_of(t2) == m
@@ -167,6 +168,7 @@ def test_traced_then_untraced_then_traced():
     p3 = trace(t3, "prolog")
     assert module_of(t3) == m
     assert p3.steps == trace(t3, "python").steps  # no call, leaf or cut of t1 or t2
+    assert prolog.resource_counts()["closures"] == closures  # the traced copy was kept, wrappers and all
 
 
 def test_a_timed_out_search_then_reuse():
