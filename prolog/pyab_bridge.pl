@@ -351,7 +351,27 @@ stack_limit_option_([LimitS], _, Limit) :-
     number_string(Limit, LimitS),
     must_be(positive_integer, Limit).
 
+%   Counting the clauses of a dynamic predicate walks them (20 ms for a
+%   million nodes, twice a solve), so the count of the last tree asked
+%   about is kept, with the generations at which min_to_move/1 and
+%   max_to_move/1 last changed: any assert or retract, a reload or a
+%   recycled module makes it count again.
+
+:- dynamic tree_nodes_cache_/3.         % Tree, Generations, Nodes
+
 tree_nodes_(Tree, Nodes) :-
+    (   predicate_property(Tree:min_to_move(_), last_modified_generation(G1)),
+        predicate_property(Tree:max_to_move(_), last_modified_generation(G2))
+    ->  (   tree_nodes_cache_(Tree, G1-G2, Nodes0)
+        ->  Nodes = Nodes0
+        ;   count_nodes_(Tree, Nodes),
+            retractall(tree_nodes_cache_(_, _, _)),
+            assertz(tree_nodes_cache_(Tree, G1-G2, Nodes))
+        )
+    ;   count_nodes_(Tree, Nodes)
+    ).
+
+count_nodes_(Tree, Nodes) :-
     aggregate_all(sum(N),
                   ( member(Side, [min_to_move(_), max_to_move(_)]),
                     predicate_property(Tree:Side, number_of_clauses(N)) ),
@@ -852,14 +872,20 @@ free_(P) :-
 
 %!  resource_counts_text(-Text) is det.
 %
-%   Text is "Modules Atoms TextAtoms Closures Free", right after an atom
-%   garbage collection, for leak tests: tree/program modules in use, the
+%   Text is "Modules Atoms TextAtoms Closures Free", right after a stack and
+%   an atom garbage collection, for leak tests: tree/program modules in use, the
 %   atom table's size (statistics/2 key `atoms`, which counts blobs too),
 %   the text atoms among them, and the closure blobs (wrap_predicate/4
 %   makes one per wrapper; SWI-Prolog 9.0.4 never frees them), and the
 %   free tree modules waiting to be reused (recycle/1).
+%
+%   The stack garbage collection first: atom garbage collection keeps every
+%   atom that dead terms on the global stack still name, and after a big
+%   search (a stack grown to hundreds of Mb, collected rarely) that was
+%   thousands of atoms of later trees, which looked like a leak.
 
 resource_counts_text(Text) :-
+    garbage_collect,
     garbage_collect_atoms,
     live_modules(Modules),
     statistics(atoms, Atoms),
