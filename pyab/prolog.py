@@ -248,18 +248,17 @@ def _module(eng: _Engine, tree: Tree) -> str:
     module = _MODULES.get(tree)
     if module is None:
         recyclable = not hasattr(tree, "prolog_source")
-        if recyclable and _FREE:
-            module = _FREE.pop()  # the bridge's load failure drops it for good
-        else:
-            module = f"pyab_t{next(_COUNTER)}"
-        if not recyclable:  # an implicit tree (pyab.trees, pyab.games)
-            rules, params = tree.prolog_source()
-            out = eng.call("load_rules_safe", [("atom", module), ("string", rules),
-                                               ("string", params), None])[-1]
-        else:
-            names, shape = _packed(tree)
+        if recyclable:
+            names, shape = _packed(tree)  # before a free module is taken
+            # A free module if there is one; a load that fails drops it for good.
+            module = _FREE.pop() if _FREE else f"pyab_t{next(_COUNTER)}"
             out = eng.call("load_packed_safe", [("atom", module), ("string", names),
                                                 ("string", shape), None])[-1]
+        else:  # an implicit tree (pyab.trees, pyab.games)
+            rules, params = tree.prolog_source()
+            module = f"pyab_t{next(_COUNTER)}"
+            out = eng.call("load_rules_safe", [("atom", module), ("string", rules),
+                                               ("string", params), None])[-1]
         _raise_if_error(out or "")
         _MODULES[tree] = module
         _FINALIZERS[module] = weakref.finalize(tree, _GONE.append, (module, recyclable))
