@@ -351,7 +351,27 @@ stack_limit_option_([LimitS], _, Limit) :-
     number_string(Limit, LimitS),
     must_be(positive_integer, Limit).
 
+%   Counting the clauses of a dynamic predicate walks them (20 ms for a
+%   million nodes, twice a solve), so the count of the last tree asked
+%   about is kept, with the generations at which min_to_move/1 and
+%   max_to_move/1 last changed: any assert or retract, a reload or a
+%   recycled module makes it count again.
+
+:- dynamic tree_nodes_cache_/3.         % Tree, Generations, Nodes
+
 tree_nodes_(Tree, Nodes) :-
+    (   predicate_property(Tree:min_to_move(_), last_modified_generation(G1)),
+        predicate_property(Tree:max_to_move(_), last_modified_generation(G2))
+    ->  (   tree_nodes_cache_(Tree, G1-G2, Nodes0)
+        ->  Nodes = Nodes0
+        ;   count_nodes_(Tree, Nodes),
+            retractall(tree_nodes_cache_(_, _, _)),
+            assertz(tree_nodes_cache_(Tree, G1-G2, Nodes))
+        )
+    ;   count_nodes_(Tree, Nodes)
+    ).
+
+count_nodes_(Tree, Nodes) :-
     aggregate_all(sum(N),
                   ( member(Side, [min_to_move(_), max_to_move(_)]),
                     predicate_property(Tree:Side, number_of_clauses(N)) ),
