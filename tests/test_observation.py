@@ -132,8 +132,15 @@ def test_the_record_grows_past_its_first_size():
     assert res.visited[0] == tree.root
 
 
-def test_calls_outside_a_solve_are_not_recorded(slides):
-    """A search that fails leaves no record for the next one."""
-    a = pyab.solve(slides)
-    b = pyab.solve(slides)
-    assert observed(a) == observed(b)
+def test_a_search_cut_short_leaves_no_record_behind(tmp_path, slides):
+    """A search stopped by its time limit leaves its record full of calls
+    on the root; the next solve starts from an empty record and agrees
+    with the mirror."""
+    busy = tmp_path / "busy.pl"
+    busy.write_text("alphabeta(Pos, _, _, _, _) :- repeat, moves(Pos, _), fail.\n")
+    with pytest.raises(pyab.SearchTimeout):
+        pyab.solve(slides, program=str(busy), timeout=0.2)
+    again = pyab.check(slides)
+    assert again.visited[0] == slides.root
+    assert again.visited.count(slides.root) == 1
+    assert observed(again) == observed(pyab.solve(slides))
