@@ -116,12 +116,19 @@ g1p_loop_([P|Ps], Alpha, M0, B0, Depth, Range, Best, Val) :-
 %   As hsu_f1/6, computed by Hsu's nega-max F1.
 
 hsu_f1_negamax(Pos, Alpha, Beta, Depth, Best, Val) :-
+    negamax_root_(f1_, Pos, Alpha, Beta, Depth, Best, Val).
+
+%   The root of a two-bound nega-max form: the window as given when MAX is
+%   to move, negated and swapped when MIN is, and the value back from MAX's
+%   point of view.
+
+negamax_root_(F, Pos, Alpha, Beta, Depth, Best, Val) :-
     value_range_(Range),
     (   max_to_move(Pos)
-    ->  f1_(Pos, Alpha, Beta, Depth, Range, Best0, Val)
+    ->  call(F, Pos, Alpha, Beta, Depth, Range, Best0, Val)
     ;   NAlpha is -Beta,
         NBeta is -Alpha,
-        f1_(Pos, NAlpha, NBeta, Depth, Range, Best0, NVal),
+        call(F, Pos, NAlpha, NBeta, Depth, Range, Best0, NVal),
         Val is -NVal
     ),
     best_(Best0, Best).
@@ -326,15 +333,7 @@ g3p_loop_([P|Ps], M0, B0, Alpha, Beta, Depth, Range, Best, Val) :-
 %   As hsu_f3/6, computed by Hsu's nega-max F3.
 
 hsu_f3_negamax(Pos, Alpha, Beta, Depth, Best, Val) :-
-    value_range_(Range),
-    (   max_to_move(Pos)
-    ->  f3_(Pos, Alpha, Beta, Depth, Range, Best0, Val)
-    ;   NAlpha is -Beta,
-        NBeta is -Alpha,
-        f3_(Pos, NAlpha, NBeta, Depth, Range, Best0, NVal),
-        Val is -NVal
-    ),
-    best_(Best0, Best).
+    negamax_root_(f3_, Pos, Alpha, Beta, Depth, Best, Val).
 
 %   F3(p, alpha, beta, depth): m := -inf; t := -F3(p_i, -beta, -max{m, alpha}, depth-1).
 
