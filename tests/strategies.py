@@ -48,19 +48,22 @@ def windows(draw, tree):
     return (a, b) if a <= b else (b, a)
 
 
-def minimax(tree) -> float:
-    """Plain minimax over the node protocol (iterative), the value oracle."""
+def minimax(tree, depth: int | None = None, node=None) -> float:
+    """Plain minimax over the node protocol (iterative), the value oracle:
+    from ``node`` (default the root), scoring nodes ``depth`` levels below
+    it statically (default: search to the leaves)."""
+    node = tree.root_node if node is None else node
     value = {}
-    stack = [(tree.root_node, False)]
+    stack = [(node, False)]
     while stack:
-        node, done = stack.pop()
-        kids = tree.kids_of(node)
-        if not kids:
-            value[node] = tree.value_of(node)
+        n, done = stack.pop()
+        kids = tree.kids_of(n)
+        if not kids or tree.depth_of(n) - tree.depth_of(node) == depth:
+            value[n] = tree.value_of(n)
         elif done:
-            pick = max if tree.is_max(node) else min
-            value[node] = pick(value[k] for k in kids)
+            pick = max if tree.is_max(n) else min
+            value[n] = pick(value[k] for k in kids)
         else:
-            stack.append((node, True))
+            stack.append((n, True))
             stack.extend((k, False) for k in kids)
-    return value[tree.root_node]
+    return value[node]

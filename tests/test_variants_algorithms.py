@@ -19,7 +19,7 @@ from pyab.check import differences
 from pyab.search.module22 import search_path, value_range
 from pyab.tree import Tree
 
-from strategies import trees, windows
+from strategies import minimax, trees, windows
 
 MINE = ["aima", "cpw-minmax", "cpw-negamax", "cpw-failsoft", "module22"]
 ENGINES = ["prolog", "python"]
@@ -114,24 +114,6 @@ def valued_trees(draw):
     tree = Tree(names=tree.names, kids=tree.kids, values=values, root_side=tree.root_side)
     depth = draw(st.none() | st.integers(0, max(tree.depth) + 1))
     return tree, depth
-
-
-def minimax(tree: Tree, depth: int | None, node: int = 0) -> float:
-    """Plain minimax, scoring nodes at the depth limit statically."""
-    value = {}
-    stack = [(node, False)]
-    while stack:
-        n, done = stack.pop()
-        kids = tree.kids_of(n)
-        if not kids or tree.depth_of(n) - tree.depth_of(node) == depth:
-            value[n] = tree.value_of(n)
-        elif done:
-            pick = max if tree.is_max(n) else min
-            value[n] = pick(value[k] for k in kids)
-        else:
-            stack.append((n, True))
-            stack.extend((k, False) for k in kids)
-    return value[node]
 
 
 def static_root(tree, depth) -> bool:
