@@ -23,6 +23,7 @@ from .errors import DSLError
 from .facts import number as number_text
 from .facts import quote
 from .flatscan import scan
+from .treescan import _HEAD, scan_list, scan_nested
 from .tree import Number, Tree, TreeError, build, build_plain
 
 __all__ = ["dump", "load", "parse"]
@@ -195,6 +196,20 @@ def _list_form(shape: Any, collect: _Collect, start: tuple[int, int]) -> None:
             collect.values.append((name, value, pos))
 
 
+def _fast(text: str) -> Tree | None:
+    """The tree read by the fast paths (pyab.flatscan, pyab.treescan), or
+    None when they leave the text to lark.  The first character after an
+    optional side says which form to try: ``[`` the list form; else the
+    flat form, whose pattern fails at the first ``(`` of a nested tree."""
+    start = _HEAD.match(text)
+    if text[start.end():start.end() + 1] == "[":  # type: ignore[union-attr]
+        return scan_list(text)
+    plain = scan(text)
+    if plain is not None:
+        return build_plain(*plain)
+    return scan_nested(text)
+
+
 def parse(text: str, source: str = "<string>") -> Tree:
     """Parse DSL ``text`` into a validated :class:`Tree`.
 
@@ -203,12 +218,10 @@ def parse(text: str, source: str = "<string>") -> Tree:
     >>> parse("a(b(e=3, f=12), c(h=2))").children("a")
     ('b', 'c')
     """
-    plain = scan(text)  # big flat files: the same declarations, read in C
-    if plain is not None:
-        tree = build_plain(*plain)
-        if tree is not None:
-            return tree
-        # else something is wrong: lark keeps the places to name it
+    tree = _fast(text)
+    if tree is not None:
+        return tree
+    # Not sure (or something is wrong): lark decides, and names the place.
     # Lines as lark counts them (by \n only; splitlines() also breaks at \r,
     # \f, \u2028, ..., and the excerpt would show the wrong line).
     lines = [line.removesuffix("\r") for line in text.split("\n")]
