@@ -25,22 +25,15 @@ __all__ = ["SHAPES", "deep_list", "dfs", "listform", "nested", "quoted", "ragged
 def _dfs_kids(branching: int, depth: int) -> list[list[int]]:
     """Children of each node of the complete tree, numbered depth-first."""
     kids: list[list[int]] = []
-    stack = [0]  # depth of the node about to be numbered, in pre-order
-    count = 0
-    order: list[int] = []  # depth of each node in pre-order
-    # A complete tree in pre-order: number as we go, with an explicit stack.
-    work = [(0, None)]
+    work: list[tuple[int, int | None]] = [(0, None)]  # (depth, parent), in pre-order
     while work:
         d, parent = work.pop()
-        i = count
-        count += 1
+        i = len(kids)
         kids.append([])
-        order.append(d)
         if parent is not None:
             kids[parent].append(i)
         if d < depth:
             work.extend([(d + 1, i)] * branching)
-    del stack, order
     return kids
 
 
@@ -152,9 +145,9 @@ def deep_list(depth: int = 50_000) -> str:
 
 # name -> (generator, description); the benchmark runs each at these sizes.
 SHAPES = {
-    "dfs": (dfs, "flat, depth-first names n0..n1111110 (10-ary, depth 6)"),
-    "quoted": (quoted, "flat, long quoted names, quotes in comments (10-ary, depth 5)"),
+    "dfs": (dfs, "flat, 10-ary, depth-first names n0, n1, ..."),
+    "quoted": (quoted, "flat, 10-ary, long quoted names, quotes in comments"),
     "ragged": (ragged, "flat, ragged (branching 1..12), shuffled, some decimals"),
-    "nested": (nested, "nested form (10-ary, depth 6)"),
-    "list": (listform, "list form (10-ary, depth 6)"),
+    "nested": (nested, "nested form, 10-ary"),
+    "list": (listform, "list form, 10-ary"),
 }
