@@ -28,7 +28,9 @@ BOUNDS = {"bratko": "closed", "strict-cut": "closed",
 def bound_of(algorithm: str, value: Any, alpha: Number, beta: Number) -> str:
     """``"exact"``, ``"upper"`` (the root failed low: its true value is at
     most ``value``) or ``"lower"`` (it failed high: at least ``value``),
-    from the value a search of ``algorithm`` returned for the window.
+    from the value a search of ``algorithm`` returned for the window; and
+    ``"unknown"`` when an "open" algorithm returns the one value of a null
+    window (alpha = beta): a bound, but the value cannot say which way.
 
     >>> bound_of("bratko", 3, 3, 10), bound_of("aima", 3, 3, 10), bound_of("bratko", 2, 3, 10)
     ('exact', 'upper', 'upper')
@@ -40,6 +42,8 @@ def bound_of(algorithm: str, value: Any, alpha: Number, beta: Number) -> str:
         return "exact"
     if kind == "closed":
         return "upper" if value < alpha else "lower" if value > beta else "exact"
+    if value == alpha == beta:
+        return "unknown"  # a null window's bound returned: which side, the value cannot tell
     return "upper" if value <= alpha else "lower" if value >= beta else "exact"
 
 
@@ -105,7 +109,8 @@ class Result:
 
 
 _BOUND_WORDS = {"exact": "exact", "upper": "an upper bound: the root failed low",
-                "lower": "a lower bound: the root failed high"}
+                "lower": "a lower bound: the root failed high",
+                "unknown": "a bound: the null window's value, low or high"}
 
 
 def bound_text(result: Result) -> str:
