@@ -159,6 +159,14 @@ def test_flat_fast_path_defers_to_lark_for_marks():
     assert sides(pyab.parse(text)) == ["max", "min", "min", "max"]
 
 
+def test_readme_sides_example_both_forms_agree():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("**Sides per node.**", 1)[1].split("```", 2)[1]
+    nested, flat = block.strip().split("\n\n")
+    a, b = pyab.parse(nested), pyab.parse(flat)
+    assert a.names == b.names and sides(a) == sides(b) == ["max", "min", "min", "min", "max", "max", "max"]
+
+
 def test_facts_carry_each_nodes_side():
     t = pyab.parse("a(min b(min c(d = 3)), e = 1)")
     text = pyab.facts(t)
