@@ -29,13 +29,14 @@ from typing import Any
 
 from .errors import PrologError, SearchTimeout
 from .facts import facts, number
+from .resources import prolog_dir
 from .result import Result
 from .search import algorithm as find_algorithm
 from .tree import Number, Tree
 
 __all__ = ["PROLOG_DIR", "engine", "solve"]
 
-PROLOG_DIR = Path(__file__).resolve().parent.parent / "prolog"
+PROLOG_DIR = prolog_dir()
 
 # SWI-Prolog.h (9.x) constants used below.
 _PL_ATOM, _PL_STRING = 2, 6
@@ -235,8 +236,11 @@ def _packed(tree: Tree) -> tuple[str, str]:
     of shape(Sides, Kids, Values) (see prolog/pyab_bridge.pl).  It yields
     the clauses of :func:`pyab.facts.facts` in the same order, about five
     times faster than reading that text for a big tree (docs/performance.md)."""
-    first, second = ("x", "n") if tree.root_side == "max" else ("n", "x")
-    sides = "".join([first, second][d & 1] for d in tree.depth)
+    if tree.sides is None:  # sides alternate by depth
+        first, second = ("x", "n") if tree.root_side == "max" else ("n", "x")
+        sides = "".join([first, second][d & 1] for d in tree.depth)
+    else:  # a side per node (pyab.tree.with_sides)
+        sides = "".join("x" if s else "n" for s in tree.sides)
     kids = ",".join(f"{i}-[{','.join(map(str, [k + 1 for k in ks]))}]"
                     for i, ks in enumerate(tree.kids, 1) if ks)
     values = ",".join("n" if v is None else str(v) if type(v) is int else number(v)
