@@ -26,16 +26,19 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Iterator
 
-from .flatscan import NAME, NUMBER, SKIP, numbers, unquote
-from .tree import Tree, plain_values_ok
+from .flatscan import NAME, NUMBER, SIDE, SKIP, numbers, unquote
+from .tree import Tree, plain_values_ok, with_sides
 
 __all__ = ["DeweyIndex", "DeweyNames", "scan_list", "scan_nested"]
 
+MARK = SIDE
 _HEAD = re.compile(rf"{SKIP}(?:(max|min)(?![A-Za-z0-9_]){SKIP}(?=[a-z'\[]))?")
-# name, "= value" of the node, then "(" (it has children) or the ")"s that
-# close its ancestors' lists, and the "," before its next sibling.
+# the side mark ("max"/"min", the courses' sides per node), name, "= value"
+# of the node, then "(" (it has children) or the ")"s that close its
+# ancestors' lists, and the "," before its next sibling.  The mark is tried
+# first and given back when no name follows it (`a(max = 3)` names `max`).
 _NESTED = re.compile(
-    rf"{SKIP}({NAME}){SKIP}(?:={SKIP}({NUMBER}){SKIP})?(\(|(?:\){SKIP})*+,?)|(.+)", re.S)
+    rf"{SKIP}(?:{MARK}{SKIP})?({NAME}){SKIP}(?:={SKIP}({NUMBER}){SKIP})?(\(|(?:\){SKIP})*+,?)|(.+)", re.S)
 # the "["s that open lists, a leaf's number, the "]"s and "," after it.
 _LIST = re.compile(rf"((?:\[{SKIP})*+)({NUMBER}){SKIP}((?:\]{SKIP})*+,?){SKIP}|(.+)", re.S)
 _COMMENT = re.compile(r"[#%][^\n]*+")  # in a run of brackets, commas and gaps: no quotes there
@@ -62,11 +65,10 @@ def scan_nested(text: str) -> Tree | None:
     >>> scan_nested("min a(b(e=3, f=12), 'c d' = 1 (h=2))").names
     ('a', 'b', 'e', 'f', 'c d', 'h')
     """
-    head = _HEAD.match(text)
-    side = head.group(1) or "max"  # type: ignore[union-attr]
-    items = _NESTED.findall(text, head.end())  # type: ignore[union-attr]
-    if not items or items[0][2] != "(":
+    items = _NESTED.findall(text)  # a side before the root is the root's mark
+    if not items or items[0][3] != "(":
         return None  # a lone `a = 3` is the flat form
+    marks: list[tuple[int, str]] = []
     comments = "#" in text or "%" in text
     names: list[str] = []
     kids: list[Any] = []
@@ -75,9 +77,11 @@ def scan_nested(text: str) -> Tree | None:
     at: list[int] = []
     stack: list[list[int]] = []
     i = 0
-    for name, number, tail, bad in items:
+    for mark, name, number, tail, bad in items:
         if bad or (not stack and i):
             return None  # a character lark must judge, or text after the root
+        if mark:
+            marks.append((i, mark))
         names.append(name)
         if stack:
             stack[-1].append(i)
@@ -115,7 +119,10 @@ def scan_nested(text: str) -> Tree | None:
             return None
     if len(set(names)) != len(names):
         return None  # a duplicate: lark names both places
-    return _tree(tuple(names), tuple(map(tuple, kids)), texts, at, depth, side)
+    tree = _tree(tuple(names), tuple(map(tuple, kids)), texts, at, depth, "max")
+    if tree is None or not marks:
+        return tree
+    return with_sides(tree, [(names[i], side, (0, 0)) for i, side in marks])
 
 
 def scan_list(text: str) -> Tree | None:

@@ -27,7 +27,7 @@ def _outcome(fn, *args):
         t = fn(*args)
     except (pyab.DSLError, pyab.TreeError) as err:
         return ("error", type(err).__name__, str(err))
-    return ("tree", t.names, t.kids, t.values, t.root_side, t.depth, dict(t.index))
+    return ("tree", t.names, t.kids, t.values, t.root_side, t.sides, t.depth, dict(t.index))
 
 
 def _lark_only(text: str):
@@ -277,6 +277,11 @@ def test_every_fast_path_agrees_with_lark(rng, edits):
     "max [1]", "max[1]", "[1] # it's", "['a']", "1", "[-1, +2, 3.5e2]", "a -> b\nb = 1 # it's",
     "'a b' -> 'c'\n'c' = 1", "a -> 'b', # ' c\n c\n'b' = 1\nc = 2", "'a' -> b\na = 1\nb = 2",
     "a -> b, 'c''d'\nb = 1\n'c''d' = 2", "a -> 'b\\\\x41\\\\'\n'bA' = 1", "'max' -> b\nb = 1",
+    # sides per node (`max`/`min` before a name)
+    "a(min b(min c(d = 3)), e = 1)", "min a(max b = 1, c = 2)", "min min a(b=1)", "max a(max b(c=1))",
+    "a(max = 3, min b = 2)", "a(max'b' = 1)", "a(maxb = 1)", "a(min min = 1)", "a(min max(min = 1))",
+    "max [1]", "min b -> c, d\nmax d = 3\nc = 1\nb = 0", "a -> b\nmax b = 1", "min b = 3\nmin a -> b",
+    "a(b = 1, min)", "a(min, b = 1)", "a(min (b = 1))",
 ])
 def test_fast_paths_edge_cases(text):
     assert _outcome(dsl.parse, text, "t.tree") == _lark_only(text)
@@ -287,7 +292,7 @@ def test_the_benchmark_shapes_take_the_fast_paths():
     (small versions), and the same as lark reads it."""
     from benchmarks import shapes
     texts = [shapes.dfs(3, 3), shapes.quoted(3, 3), shapes.ragged(300), shapes.nested(3, 3),
-             shapes.listform(3, 3), shapes.deep_list(300)]
+             shapes.listform(3, 3), shapes.deep_list(300), "a(min b(min c(d = 3)), e = 1)"]
     for text in texts:
         fast = _fast_taken(text)
         assert fast[0] == "tree", fast
