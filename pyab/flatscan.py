@@ -12,7 +12,9 @@ names the place.
 
 - :func:`scan`: the flat form (``a -> b, c`` / ``b = 3``), bare or quoted
   names, comments anywhere (an apostrophe in a comment or a ``#`` in a
-  quoted name is read as lark reads it);
+  quoted name is read as lark reads it), a ``max``/``min`` before the first
+  declaration only (the root's side; a side mark before any other name
+  sends the text to lark);
 - :func:`pyab.treescan.scan_nested` and :func:`pyab.treescan.scan_list`:
   the nested and the list form.
 
