@@ -14,10 +14,14 @@ import re
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+if TYPE_CHECKING:
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+# lark is imported only when a text needs it (the fast paths read most trees
+# without it; importing it costs about 50 ms of a command's start-up).
 
 from .errors import DSLError
 from .facts import number as number_text
@@ -82,7 +86,7 @@ def _pos(token: Token) -> tuple[int, int]:
     return (token.line or 0, token.column or 0)
 
 
-class _Collect(Transformer):
+class _Collect:  # a lark Transformer: the base is added by _Parser
     """Builds the declarations while the parser reduces (inline)."""
 
     def __init__(self) -> None:
@@ -190,7 +194,8 @@ class _Parser:
     lock because the transformer collects per-parse state."""
 
     def __init__(self) -> None:
-        self.collect = _Collect()
+        from lark import Lark, Transformer
+        self.collect = type("Collect", (_Collect, Transformer), {})()
         self.lark = Lark.open("grammar.lark", rel_to=__file__, parser="lalr",
                               transformer=self.collect, maybe_placeholders=True)
         self.lock = threading.Lock()
@@ -244,6 +249,7 @@ def parse(text: str, source: str = "<string>") -> Tree:
     # Lines as lark counts them (by \n only; splitlines() also breaks at \r,
     # \f, \u2028, ..., and the excerpt would show the wrong line).
     lines = [line.removesuffix("\r") for line in text.split("\n")]
+    from lark.exceptions import UnexpectedInput, VisitError
     parser = _parser()
     with parser.lock:
         collect = parser.collect
@@ -278,6 +284,7 @@ def parse(text: str, source: str = "<string>") -> Tree:
 def _place(err: UnexpectedInput, text: str, lines: list[str]) -> tuple[int, int]:
     """Where to point: the offending token, or just after the last
     non-blank character when the text ends too early."""
+    from lark.exceptions import UnexpectedEOF, UnexpectedToken
     at_end = isinstance(err, UnexpectedEOF) or (
         isinstance(err, UnexpectedToken) and err.token.type == "$END")
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
@@ -291,6 +298,7 @@ def _place(err: UnexpectedInput, text: str, lines: list[str]) -> tuple[int, int]
 
 
 def _describe(err: UnexpectedInput, text: str) -> str:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         if ch == "'":
