@@ -73,16 +73,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(_join_signed(sys.argv[1:] if argv is None else argv))
     from .errors import Error, Mismatch
+    from .text import printable
+
+    def say(err: BaseException) -> None:
+        print("error: " + "\n".join(printable(line) for line in str(err).split("\n")),
+              file=sys.stderr)
     try:
         return int(args.run(args) or 0)
     except Mismatch as err:
-        print(f"error: {err}", file=sys.stderr)
+        say(err)
         return 1
     except Error as err:
-        print(f"error: {err}", file=sys.stderr)
+        say(err)
         return 2
     except ValueError as err:  # bad option values found after parsing
-        print(f"error: {err}", file=sys.stderr)
+        say(err)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

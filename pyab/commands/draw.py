@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         _common.print_json(dict(tr.result.to_json(), output=str(out), format=fmt,
                                 steps=len(tr.steps)))
     else:
-        print(f"{args.output}: {fmt}, {len(tree)} nodes, {len(tr.steps)} steps "
-              f"({tr.algorithm} in {tr.engine}: GoodPos = {tr.result.best}, "
-              f"Val = {tr.result.value})")
+        from ..text import printable
+        print(printable(f"{args.output}: {fmt}, {len(tree)} nodes, {len(tr.steps)} steps "
+                        f"({tr.algorithm} in {tr.engine}: GoodPos = {tr.result.best}, "
+                        f"Val = {tr.result.value})"))
     return 0
