@@ -54,8 +54,8 @@ def printable(s: object) -> str:
     return "".join(_escape(ch) if _unsafe(ch) else ch for ch in text)
 
 
-def shorten(names: "list[str] | tuple[str, ...]", keep: int = 8) -> str:
-    """``names`` joined by spaces, printable; a list longer than ``2 * keep
+def shorten(names: "list[str] | tuple[str, ...]", keep: int = 8, sep: str = " ") -> str:
+    """``names`` joined by ``sep``, printable; a list longer than ``2 * keep
     + 1`` keeps its first and last ``keep`` items around a count of the
     rest, so that a 100,000-leaf answer stays one readable line.
 
@@ -63,6 +63,7 @@ def shorten(names: "list[str] | tuple[str, ...]", keep: int = 8) -> str:
     'n0 n1 ... (96 more) ... n98 n99'
     """
     if len(names) <= 2 * keep + 1:
-        return printable(" ".join(names))
+        return printable(sep.join(names))
     head, tail = names[:keep], names[-keep:]
-    return printable(" ".join(head) + f" ... ({len(names) - 2 * keep} more) ... " + " ".join(tail))
+    return printable(sep.join(head) + f"{sep}... ({len(names) - 2 * keep} more) ...{sep}"
+                     + sep.join(tail))

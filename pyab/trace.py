@@ -21,11 +21,24 @@ Both give the same five kinds of step, in the order they happen:
             ``cut`` says "alpha" (value < alpha) or "beta" (value > beta)
 ``return``  alphabeta/5 answers for ``node``: GoodPos ``best``, Val ``value``
 
-For every other algorithm the trace is *reconstructed* from the generic
-observation (the order of calls, the leaves read, the cut-off subtrees):
-``call`` and ``leaf`` steps in the observed order, one ``cut`` step per node
-that was left with children unsearched (kind unknown), ``return`` steps
-without values except the root's.  ``Trace.exact`` is False for those.
+For every other algorithm the steps come from the Python mirror's frames
+(``Recorder.enter``/``back`` in ``pyab.search``): each call with its window
+(from MAX's point of view), each static value read, each value returned;
+``bounds`` steps are the window changes between one child's call and the
+next, a ``cut`` step is a node left with children unsearched after its last
+child returned (a beta-cut at a MAX node, an alpha-cut at a MIN node).  With
+``engine="prolog"`` the Prolog run is observed first and the mirror's frames
+are used only when its result (best, value, leaves, visited, pruned) equals
+the Prolog run's; ``Trace.frames`` says where the steps came from:
+
+``"observed"``  every step observed in the engine that ran (bratko)
+``"mirror"``    the Python mirror's frames, its result checked equal to the
+                Prolog run's (every other algorithm, prolog engine)
+``"python"``    the Python mirror's own frames (python engine)
+``"rebuilt"``   rebuilt from the observed calls, leaves and cuts, without
+                windows (a mirror that disagrees with the Prolog run)
+
+``Trace.exact`` is False only for ``"rebuilt"``.
 """
 
 from __future__ import annotations
@@ -37,9 +50,17 @@ from typing import Any, Iterable
 from .result import Result, json_number
 from .tree import Number, Tree
 
-__all__ = ["KINDS", "Step", "Trace", "from_events", "reconstruct", "trace"]
+__all__ = ["FRAMES", "KINDS", "Step", "Trace", "from_events", "from_frames", "reconstruct", "trace"]
 
 KINDS = ("call", "leaf", "bounds", "cut", "return")
+
+# Where a trace's steps came from (Trace.frames), in words for the pictures.
+FRAMES = {
+    "observed": "every step observed",
+    "mirror": "steps from the Python mirror, whose result equals the observed Prolog run's",
+    "python": "steps from the Python mirror",
+    "rebuilt": "steps rebuilt from the observed calls, leaves and cuts (no windows)",
+}
 
 
 @dataclass(frozen=True)
@@ -87,10 +108,13 @@ class Step:
             return f"newbounds after {self.child} = {n(self.value)}: {what}"
         if self.kind == "cut":
             gone = ", ".join(self.removed)
-            if self.cut == "alpha":
-                why = f"{self.child} = {n(self.value)} < alpha {n(self.alpha)}"
-            elif self.cut == "beta":
-                why = f"{self.child} = {n(self.value)} > beta {n(self.beta)}"
+            v, a, b = self.value, self.alpha, self.beta
+            if self.cut == "alpha" and v is not None and a is not None and v <= a:
+                why = f"{self.child} = {n(v)} {'<' if v < a else '<='} alpha {n(a)}"
+            elif self.cut == "beta" and v is not None and b is not None and v >= b:
+                why = f"{self.child} = {n(v)} {'>' if v > b else '>='} beta {n(b)}"
+            elif self.child is not None and v is not None:
+                return f"{self.cut + ' ' if self.cut else ''}cut-off after {self.child} = {n(v)}: {gone} never searched"
             else:
                 return f"cut-off: {gone} never searched"
             return f"{self.cut} cut-off ({why}): {gone} never searched"
@@ -118,8 +142,9 @@ def _num(x: Number | None) -> str:
 class Trace:
     """A search, step by step, with its result.
 
-    ``exact`` is True when every step was observed (the slides' program),
-    False when the steps were reconstructed from the generic observation.
+    ``exact`` is False when the steps were rebuilt from the generic
+    observation (no windows); ``frames`` says where they came from (a key
+    of :data:`FRAMES`).
     """
 
     tree: Tree = field(repr=False, compare=False)
@@ -128,6 +153,12 @@ class Trace:
     alpha: Number
     beta: Number
     exact: bool
+    frames: str = "observed"
+
+    @property
+    def source(self) -> str:
+        """Where the steps came from, in words (for a picture's caption)."""
+        return FRAMES.get(self.frames, self.frames)
 
     @property
     def engine(self) -> str:
@@ -143,6 +174,7 @@ class Trace:
             "alpha": json_number(self.alpha),
             "beta": json_number(self.beta),
             "exact": self.exact,
+            "frames": self.frames,
             "steps": [s.to_json() for s in self.steps],
         })
         return out
@@ -217,7 +249,16 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     from . import solve
     result = solve(tree, engine=engine, algorithm=algorithm, alpha=alpha, beta=beta,
                    depth=depth, timeout=timeout)
-    return reconstruct(tree, result, alpha, beta)
+    from .search import python_search
+    raw: list[tuple[Any, ...]] = []
+    mirror = python_search(algorithm)(tree, alpha, beta, depth=depth,
+                                      observe=lambda *e: raw.append(e))
+    if engine == "python":
+        return from_frames(tree, _named(tree, raw), mirror, alpha, beta, "python")
+    from .check import differences
+    if differences(result, mirror):  # the frames would not be this run's: say so
+        return reconstruct(tree, result, alpha, beta)
+    return from_frames(tree, _named(tree, raw), result, alpha, beta, "mirror")
 
 
 def _named(tree: Tree, raw: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -301,4 +342,64 @@ def reconstruct(tree: Tree, result: Result, alpha: Number = -math.inf,
         stack.append(v)
     while stack:
         close(stack.pop())
-    return Trace(tree, tuple(steps), result, alpha, beta, exact=False)
+    return Trace(tree, tuple(steps), result, alpha, beta, exact=False, frames="rebuilt")
+
+
+@dataclass
+class _Frame:
+    node: str
+    window: tuple[Any, Any]
+    child: str | None = None     # the child that returned last
+    value: Number | None = None  # and its value
+    best: str | None = None      # the move the frame's search returned
+
+
+def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
+                alpha: Number, beta: Number, frames: str) -> Trace:
+    """A :class:`Trace` from a mirror's frames (``("call", node, alpha,
+    beta)``, ``("leaf", node, value)``, ``("return", node, best, value)``,
+    with names, from MAX's point of view; see ``Recorder``).  Bounds and cut
+    steps are derived as the module docstring says; ``result`` is the run
+    the trace is about (the Prolog run's, checked equal to the mirror's)."""
+    depth, index = tree.depth, tree.index
+    pruned = set(result.pruned)
+    steps: list[Step] = []
+    stack: list[_Frame] = []
+    for e in events:
+        kind, node = e[0], e[1]
+        d = depth[index[node]]
+        if kind == "call":
+            a, b = e[2], e[3]
+            if stack and stack[-1].child is not None:
+                top = stack[-1]
+                if a is not None:
+                    steps.append(Step("bounds", top.node, depth[index[top.node]], child=top.child,
+                                      value=top.value, alpha=top.window[0], beta=top.window[1],
+                                      new_alpha=a, new_beta=b))
+                    top.window = (a, b)
+            elif stack and a is not None:
+                stack[-1].window = (a, b)
+            stack.append(_Frame(node, (a, b)))
+            steps.append(Step("call", node, d, alpha=a, beta=b))
+        elif kind == "leaf":
+            steps.append(Step("leaf", node, d, value=e[2]))
+        elif kind == "return":
+            best, value = e[2], e[3]
+            while stack and stack[-1].node != node:
+                stack.pop()  # a frame that never reported back (not expected)
+            top = stack.pop() if stack else _Frame(node, (None, None))
+            if top.child is not None:
+                gone = tuple(c for c in tree.children(node) if c in pruned)
+                if gone:
+                    steps.append(Step("cut", node, d, child=top.child, value=top.value,
+                                      alpha=top.window[0], beta=top.window[1],
+                                      cut="beta" if tree.is_max_id(index[node]) else "alpha",
+                                      removed=gone))
+            if best is None and top.child is not None and node != tree.root:
+                best = None
+            steps.append(Step("return", node, d, best=best, value=value))
+            if stack:
+                stack[-1].child, stack[-1].value = node, value
+        else:
+            raise ValueError(f"unknown frame event {kind!r}")
+    return Trace(tree, tuple(steps), result, alpha, beta, exact=True, frames=frames)

@@ -49,7 +49,7 @@ def dot(trace: Trace, wide: int = 40) -> str:
         todo.extend(tree.kids[i])
     out = [
         "digraph pyab {",
-        f"  label={_label(f'{trace.algorithm} in {trace.engine}: GoodPos = {trace.result.best}, Val = {_num(trace.result.value)}')};",
+        f"  label={_label(f'{trace.algorithm} in {trace.engine}: GoodPos = {trace.result.best}, Val = {_num(trace.result.value)} ({trace.source})')};",
         "  labelloc=t; fontname=Helvetica; ordering=out; nodesep=0.15; ranksep=0.45; splines=line;"
         + (" rankdir=LR; nodesep=0.05; ranksep=0.6;" if sideways else ""),
         "  node [fontname=Helvetica, fontsize=10, margin=\"0.04,0.02\", height=0.3, style=filled, fillcolor=white];",

@@ -186,8 +186,7 @@ def page(trace: Trace, title: str = "") -> str:
         "rows": [list(r) for r in rows(trace)],
     }
     r = trace.result
-    how = ("every step observed" if trace.exact
-           else "steps rebuilt from the observed calls, leaves and cuts (no windows)")
+    how = trace.source
     head = title or f"{trace.algorithm} on {tree.root}"
     sub = (f"{trace.algorithm} in {trace.engine}, window {_num(trace.alpha)} .. {_num(trace.beta)}; "
            f"{how}. Result: GoodPos = {r.best if r.best is not None else '(none)'}, "

@@ -65,7 +65,7 @@ def print_table(trace: Trace, title: str = "", console: Any = None) -> None:
     else:
         console.print(table)
     r = trace.result
-    note = "" if trace.exact else "  (steps rebuilt from the observed calls, leaves and cuts)"
+    note = "" if trace.frames == "observed" else f"  ({trace.source})"
     best = printable(r.best) if r.best is not None else "(none)"
     console.print(f"GoodPos = {best}, Val = {_num(r.value)}; {len(trace.steps)} steps{note}",
                   highlight=False, markup=False)

@@ -128,4 +128,4 @@ def print_tree(trace: Trace, console: Any = None, max_nodes: int = 2000) -> None
     from ..text import shorten
     best = printable(r.best) if r.best is not None else "(none)"
     console.print(f"{r.algorithm} in {r.engine}: GoodPos = {best}, Val = {_num(r.value)}; "
-                  f"cut off: {shorten(r.pruned) if r.pruned else 'nothing'}", highlight=False, markup=False)
+                  f"cut off: {shorten(r.pruned, sep=', ') if r.pruned else 'nothing'}", highlight=False, markup=False)

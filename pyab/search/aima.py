@@ -28,17 +28,18 @@ __all__ = ["search"]
 
 
 def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-           depth: int | None = None, **_: object) -> Result:
+           depth: int | None = None, observe=None, **_: object) -> Result:
     """ALPHA-BETA-SEARCH on the root of ``tree`` in ``alpha..beta``, ``depth``
     plies deep (None: no limit)."""
     moves, is_max = tree.kids_of, tree.is_max
-    rec = Recorder(tree, "aima")
+    rec = Recorder(tree, "aima", observe)
 
     def deeper(depth):
         return None if depth is None else depth - 1
 
     def max_value(state, alpha, beta, depth):
         """MAX-VALUE; returns (v, [(successor, value), ...])."""
+        rec.enter(state, alpha, beta)
         if depth == 0:
             return rec.read(state), []  # EVAL at the cut-off
         rec.visit(state)
@@ -48,6 +49,7 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         v, scored = -math.inf, []
         for s in successors:
             w, _ = yield min_value(s, alpha, beta, deeper(depth))
+            rec.back(s, None, w)
             scored.append((s, w))
             v = w if w > v else v
             if v >= beta:
@@ -57,6 +59,7 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
 
     def min_value(state, alpha, beta, depth):
         """MIN-VALUE; returns (v, [(successor, value), ...])."""
+        rec.enter(state, alpha, beta)
         if depth == 0:
             return rec.read(state), []
         rec.visit(state)
@@ -66,6 +69,7 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         v, scored = math.inf, []
         for s in successors:
             w, _ = yield max_value(s, alpha, beta, deeper(depth))
+            rec.back(s, None, w)
             scored.append((s, w))
             v = w if w < v else v
             if v <= alpha:

@@ -11,6 +11,14 @@ implement too.  It must record the way the Prolog side is observed:
 
 ``visited`` keeps each node once, in the order first seen; ``leaves`` keeps
 every read, in order.
+
+Given an ``observe`` callback, the record also reports the frames a
+picture needs (``pyab.trace`` turns them into steps), always from MAX's
+point of view: ``enter(node, alpha, beta)`` as a search function starts on
+a node with its window, ``back(node, best, value)`` as the caller receives
+its value, and every static value read.  A nega-max search passes
+``negamax=True`` and its own signs; the record turns them round.  Without
+``observe`` the hooks cost one attribute test.
 """
 
 from __future__ import annotations
@@ -24,8 +32,8 @@ __all__ = ["Recorder", "pruned"]
 
 
 class Recorder:
-    def __init__(self, tree: Any, algorithm: str):
-        self.tree, self.algorithm = tree, algorithm
+    def __init__(self, tree: Any, algorithm: str, observe: Any = None):
+        self.tree, self.algorithm, self.note = tree, algorithm, observe
         self.visited: list[Hashable] = []
         self.seen: set[Hashable] = set()
         self.leaves: list[Hashable] = []
@@ -41,10 +49,32 @@ class Recorder:
         value = self.tree.value_of(node)
         if value is None:
             raise ValueError(f"node {self.tree.name_of(node)!r} has no static value")
+        if self.note:
+            self.note("leaf", node, value)
         return value
+
+    def enter(self, node: Hashable, alpha: Any = None, beta: Any = None, *,
+              negamax: bool = False) -> None:
+        """A search function starts on ``node`` with the window alpha..beta
+        (None: the algorithm keeps no such bound)."""
+        if self.note:
+            if negamax and not self.tree.is_max(node):
+                alpha, beta = _neg(beta), _neg(alpha)
+            self.note("call", node, alpha, beta)
+
+    def back(self, node: Hashable, best: Hashable | None, value: Number, *,
+             negamax: bool = False) -> None:
+        """The caller received ``value`` (and ``best``, where the algorithm
+        returns a move) for ``node``."""
+        if self.note:
+            if negamax and not self.tree.is_max(node):
+                value = -value
+            self.note("return", node, best, value)
 
     def result(self, best: Hashable | None, value: Number, **extra: Any) -> Result:
         name = self.tree.name_of
+        if self.note:
+            self.note("return", self.tree.root_node, best, value)
         return Result(
             best=None if best is None else name(best),
             value=value,
@@ -55,6 +85,10 @@ class Recorder:
             algorithm=self.algorithm,
             extra=extra,
         )
+
+
+def _neg(x: Any) -> Any:
+    return None if x is None else -x
 
 
 def pruned(tree: Any, visited: list[Hashable], seen: set[Hashable]) -> list[Hashable]:
