@@ -14,13 +14,13 @@ import math
 
 from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
-from .errors import DSLError, Error, Mismatch, PrologError, SearchTimeout
+from .errors import ArgumentError, DSLError, Error, Mismatch, PrologError, SearchTimeout
 from .facts import facts
 from .result import Result
 from .tree import Number, Tree, TreeError
 
 __all__ = [
-    "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
+    "ArgumentError", "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
     "Tree", "TreeError", "check", "dump", "facts", "load", "parse", "solve",
 ]
 __version__ = "0.1.0"
@@ -45,6 +45,10 @@ def solve(
     the Python engine runs the mirror.  ``timeout`` and ``program`` apply to
     the Prolog engine.
     """
+    from .api import expect_number, expect_tree
+    expect_tree(tree, "pyab.solve")
+    expect_number(alpha, "alpha", "pyab.solve")
+    expect_number(beta, "beta", "pyab.solve")
     from .tree import check_window
     check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
     if depth is not None:
@@ -54,11 +58,21 @@ def solve(
                              "the leaves); --depth works with the other algorithms")
     if engine == "prolog":
         from . import prolog
-        return prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program)
-    if engine == "python":
+        result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program)
+    elif engine == "python":
         from .search import solve_python
-        return solve_python(tree, algorithm, alpha, beta, depth)
-    raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
+        result = solve_python(tree, algorithm, alpha, beta, depth)
+    else:
+        raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
+    # what the result's picture needs to show this very search (not compared, not in
+    # JSON); the tree weakly, so that a kept result does not keep a tree's module alive
+    import weakref
+    try:
+        object.__setattr__(result, "_tree", weakref.ref(tree))
+    except TypeError:  # a tree type without weak references
+        pass
+    object.__setattr__(result, "_search", (alpha, beta, depth))
+    return result
 
 
 def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
@@ -68,4 +82,6 @@ def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
 
     :raises Mismatch: when they differ, with a readable diff.
     """
+    from .api import expect_tree
+    expect_tree(tree, "pyab.check")
     return _check_module.compare(tree, algorithm, alpha, beta, **kw)

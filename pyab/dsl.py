@@ -203,6 +203,8 @@ def parse(text: str, source: str = "<string>") -> Tree:
     >>> parse("a(b(e=3, f=12), c(h=2))").children("a")
     ('b', 'c')
     """
+    from .api import expect_text
+    expect_text(text, "pyab.parse")
     plain = scan(text)  # big flat files: the same declarations, read in C
     if plain is not None:
         tree = build_plain(*plain)
@@ -280,6 +282,8 @@ def _expected(names: Any) -> str:
 
 def load(path: str | Path) -> Tree:
     """Read and parse a ``.tree`` file (UTF-8); ``-`` reads standard input."""
+    from .api import expect_path
+    expect_path(path, "pyab.load")
     if str(path) == "-":
         import sys
         return parse(sys.stdin.read(), "<stdin>")
@@ -301,6 +305,8 @@ def load(path: str | Path) -> Tree:
 def dump(tree: Tree, form: str = "nested") -> str:
     """DSL text for ``tree`` (``nested`` or ``flat``) that parses back to an
     equal tree.  Inner nodes with a static value keep it."""
+    from .api import expect_tree
+    expect_tree(tree, "pyab.dump")
     names, kids, values = tree.names, tree.kids, tree.values
     head = "min " if tree.root_side == "min" else ""
     if form == "flat":

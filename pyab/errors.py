@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["DSLError", "Error", "Mismatch", "PrologError", "SearchTimeout"]
+__all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "PrologError", "SearchTimeout"]
 
 
 class Error(Exception):
@@ -32,6 +32,11 @@ class DSLError(Error, ValueError):
     def __str__(self) -> str:
         head = super().__str__()
         return f"{head}\n{self.excerpt}" if self.excerpt else head
+
+
+class ArgumentError(Error, TypeError):
+    """A public function was called with the wrong kind of argument; the
+    message names what was expected and how to get it."""
 
 
 class PrologError(Error):

@@ -50,7 +50,7 @@ from typing import Any, Iterable
 from .result import Result, json_number
 from .tree import Number, Tree
 
-__all__ = ["FRAMES", "KINDS", "Step", "Trace", "from_events", "from_frames", "reconstruct", "trace"]
+__all__ = ["FRAMES", "KINDS", "Step", "Trace", "explain", "from_events", "from_frames", "reconstruct", "trace"]
 
 KINDS = ("call", "leaf", "bounds", "cut", "return")
 
@@ -230,6 +230,8 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     ``bratko`` is observed step by step in either engine; any other
     algorithm is run normally and its trace reconstructed (``exact`` False).
     """
+    from .api import expect_tree
+    expect_tree(tree, "pyab.trace.trace")
     if algorithm == "bratko":
         if depth is not None:  # refused as pyab.solve refuses it
             raise ValueError("bratko has no depth limit (the slides' program searches to "
@@ -249,16 +251,35 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     from . import solve
     result = solve(tree, engine=engine, algorithm=algorithm, alpha=alpha, beta=beta,
                    depth=depth, timeout=timeout)
+    return explain(tree, result, alpha, beta, depth)
+
+
+def explain(tree: Tree, result: Result, alpha: Number = -math.inf, beta: Number = math.inf,
+            depth: int | None = None) -> Trace:
+    """The steps of a search already run: the Python mirror runs the same
+    search with its frames recorded, and they are used when its result
+    equals ``result`` (best, value, leaves, visited, pruned); otherwise
+    the steps are rebuilt from ``result`` alone (``frames="rebuilt"``).
+    The window and depth must be the ones ``result`` was searched with."""
+    from .check import differences
     from .search import python_search
     raw: list[tuple[Any, ...]] = []
-    mirror = python_search(algorithm)(tree, alpha, beta, depth=depth,
-                                      observe=lambda *e: raw.append(e))
-    if engine == "python":
-        return from_frames(tree, _named(tree, raw), mirror, alpha, beta, "python")
-    from .check import differences
+    try:
+        if result.algorithm == "bratko":
+            from .search.bratko import search
+            mirror = search(tree, alpha, beta, observe=lambda *e: raw.append(e))
+        else:
+            mirror = python_search(result.algorithm)(tree, alpha, beta, depth=depth,
+                                                     observe=lambda *e: raw.append(e))
+    except ValueError:  # an algorithm without a mirror, or a window it refuses
+        return reconstruct(tree, result, alpha, beta)
     if differences(result, mirror):  # the frames would not be this run's: say so
         return reconstruct(tree, result, alpha, beta)
-    return from_frames(tree, _named(tree, raw), result, alpha, beta, "mirror")
+    frames = "python" if result.engine == "python" else "mirror"
+    if result.algorithm == "bratko":
+        tr = from_events(tree, _named(tree, raw), result, alpha, beta)
+        return Trace(tree, tr.steps, result, alpha, beta, exact=True, frames=frames)
+    return from_frames(tree, _named(tree, raw), result, alpha, beta, frames)
 
 
 def _named(tree: Tree, raw: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
