@@ -12,7 +12,6 @@ to 'str' object").
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any
 
@@ -60,9 +59,9 @@ def expect_path(obj: Any, where: str) -> None:
 
 
 def expect_number(obj: Any, what: str, where: str) -> None:
-    """An int or float that is not NaN (infinities allowed: a window bound)."""
-    if isinstance(obj, bool) or not isinstance(obj, (int, float)) or \
-            (isinstance(obj, float) and math.isnan(obj)):
+    """An int or float (infinities allowed: a window bound; NaN is a bad
+    *value*, refused by ``check_window`` with a ValueError)."""
+    if isinstance(obj, bool) or not isinstance(obj, (int, float)):
         raise ArgumentError(f"{where}: expected a number for {what} (int or float, "
                             f"math.inf allowed), got {obj!r}")
 

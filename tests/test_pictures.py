@@ -365,3 +365,14 @@ def test_graphviz_warnings_are_shown(tmp_path):
                           env=dict(os.environ, PATH=env_path))
     assert done.returncode == 0, done.stderr
     assert "warning: graphviz: Warning: graph too large" in done.stderr
+
+
+def test_picture_save_writes_each_format(tmp_path):
+    from pyab.render import picture
+    pic = picture(pyab.parse(SLIDES_TEXT), engine="python")
+    assert pic.save(tmp_path / "p.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert "digraph pyab" in pic.save(tmp_path / "p.dot").read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="cannot tell the format"):
+        pic.save(tmp_path / "p.gif")
+    with pytest.raises(ValueError, match="has no steps"):
+        picture(pic.tree, search=False).html()

@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "its value and the window it was called with; the chosen line is bold, "
                     "edges into cut-off subtrees dashed and labelled alpha-cut or beta-cut.  "
                     ".html writes one self-contained page (no network) that steps through the "
-                    "search: keys right/left step, End/Home jump.",
+                    "search: right/left, Space/PageDown step, End/Home jump, P plays, F fits, "
+                    "drag pans, Q starts a quiz on which subtrees get cut off.",
         epilog="example: pyab draw examples/slides.tree -o slides.html")
     _common.add_search(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT",

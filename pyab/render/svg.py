@@ -47,6 +47,7 @@ STYLE = """
 .pyab-tree .quiz-right .shape { fill: #7d7; stroke: #161; stroke-width: 3; }
 .pyab-tree .quiz-wrong .shape { fill: #f66; stroke: #800; stroke-width: 3; }
 .pyab-tree .quiz-missed .shape { stroke: #c0c; stroke-width: 4; stroke-dasharray: 2 2; }
+.pyab-tree .pruned.quiz-right, .pyab-tree .pruned.quiz-missed { opacity: 0.9; }
 .pyab-tree [data-node]:focus { outline: none; }
 .pyab-tree [data-node]:focus .shape { stroke: #000; stroke-width: 3; }
 """
