@@ -45,25 +45,23 @@ def solve(
     the Python engine runs the mirror.  ``timeout`` and ``program`` apply to
     the Prolog engine.
     """
-    from .api import expect_number, expect_tree
+    from .api import expect_tree
     expect_tree(tree, "pyab.solve")
-    expect_number(alpha, "alpha", "pyab.solve")
-    expect_number(beta, "beta", "pyab.solve")
+    from .arguments import check_search
+    from .result import finish
     from .tree import check_window
+    check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)
     check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
-    if depth is not None:
-        from .search import algorithm as find
-        if not find(algorithm).depth_limit:
-            raise ValueError(f"{algorithm} has no depth limit (the slides' program searches to "
-                             "the leaves); --depth works with the other algorithms")
     if engine == "prolog":
         from . import prolog
-        result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program)
+        result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
+                              program=program)
     elif engine == "python":
         from .search import solve_python
         result = solve_python(tree, algorithm, alpha, beta, depth)
     else:
         raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
+    result = finish(result, tree, alpha, beta)  # horizon and bound, alike for both engines
     # what the result's picture needs to show this very search (not compared, not in
     # JSON); the tree weakly, so that a kept result does not keep a tree's module alive
     import weakref

@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import ArgumentError
 
-__all__ = ["expect_number", "expect_result", "expect_text", "expect_tree"]
+__all__ = ["expect_path", "expect_result", "expect_text", "expect_tree"]
 
 
 def _kind(obj: Any) -> str:
@@ -56,12 +56,3 @@ def expect_text(obj: Any, where: str) -> None:
 def expect_path(obj: Any, where: str) -> None:
     if not isinstance(obj, (str, os.PathLike)):
         raise ArgumentError(f"{where}: expected a file path (str or pathlib.Path), got {_kind(obj)}")
-
-
-def expect_number(obj: Any, what: str, where: str) -> None:
-    """An int or float (infinities allowed: a window bound; NaN is a bad
-    *value*, refused by ``check_window`` with a ValueError)."""
-    if isinstance(obj, bool) or not isinstance(obj, (int, float)):
-        raise ArgumentError(f"{where}: expected a number for {what} (int or float, "
-                            f"math.inf allowed), got {obj!r}")
-

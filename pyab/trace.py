@@ -20,6 +20,8 @@ Both give the same five kinds of step, in the order they happen:
             window, ``removed`` (the siblings after it) are never searched;
             ``cut`` says "alpha" (value < alpha) or "beta" (value > beta)
 ``return``  alphabeta/5 answers for ``node``: GoodPos ``best``, Val ``value``
+``horizon`` the depth limit scored ``node`` by its static value: ``removed``
+            (its children) are not searched, and that is no cut-off
 
 For every other algorithm the steps come from the Python mirror's frames
 (``Recorder.enter``/``back`` in ``pyab.search``): each call with its window
@@ -39,6 +41,9 @@ the Prolog run's; ``Trace.frames`` says where the steps came from:
                 windows (a mirror that disagrees with the Prolog run)
 
 ``Trace.exact`` is False only for ``"rebuilt"``.
+
+A node the depth limit scored by its static value gets a ``horizon`` step
+(its children are ``Result.horizon``), whichever way the steps were made.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ from .tree import Number, Tree
 
 __all__ = ["FRAMES", "KINDS", "Step", "Trace", "explain", "from_events", "from_frames", "reconstruct", "trace"]
 
-KINDS = ("call", "leaf", "bounds", "cut", "return")
+KINDS = ("call", "leaf", "bounds", "cut", "return", "horizon")
 
 # Where a trace's steps came from (Trace.frames), in words for the pictures.
 FRAMES = {
@@ -118,6 +123,9 @@ class Step:
             else:
                 return f"cut-off: {gone} never searched"
             return f"{self.cut} cut-off ({why}): {gone} never searched"
+        if self.kind == "horizon":
+            return (f"depth limit: {self.node} is scored by its static value; "
+                    f"{', '.join(self.removed)} not searched (the horizon, not a cut-off)")
         if self.kind == "return":
             if self.value is None:
                 return f"{self.node} done"
@@ -233,20 +241,21 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     from .api import expect_tree
     expect_tree(tree, "pyab.trace.trace")
     if algorithm == "bratko":
-        if depth is not None:  # refused as pyab.solve refuses it
-            raise ValueError("bratko has no depth limit (the slides' program searches to "
-                             "the leaves); --depth works with the other algorithms")
+        from .arguments import check_search
+        from .result import finish
         from .tree import check_window
+        check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)  # as pyab.solve
         check_window(tree, alpha, beta)  # as pyab.solve: both engines compare alike
         if engine == "prolog":
             from .prolog import solve_traced
             result, events = solve_traced(tree, alpha, beta, timeout=timeout)
-            return from_events(tree, events, result, alpha, beta)
+            return from_events(tree, events, finish(result, tree, alpha, beta), alpha, beta)
         if engine == "python":
             from .search.bratko import search
             raw: list[tuple[Any, ...]] = []
             result = search(tree, alpha, beta, observe=lambda *e: raw.append(e))
-            return from_events(tree, _named(tree, raw), result, alpha, beta)
+            return from_events(tree, _named(tree, raw), finish(result, tree, alpha, beta),
+                               alpha, beta)
         raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
     from . import solve
     result = solve(tree, engine=engine, algorithm=algorithm, alpha=alpha, beta=beta,
@@ -273,6 +282,8 @@ def explain(tree: Tree, result: Result, alpha: Number = -math.inf, beta: Number 
                                                      observe=lambda *e: raw.append(e))
     except ValueError:  # an algorithm without a mirror, or a window it refuses
         return reconstruct(tree, result, alpha, beta)
+    from .result import finish
+    mirror = finish(mirror, tree, alpha, beta)  # horizon apart from pruned, as for result
     if differences(result, mirror):  # the frames would not be this run's: say so
         return reconstruct(tree, result, alpha, beta)
     frames = "python" if result.engine == "python" else "mirror"
@@ -340,6 +351,7 @@ def reconstruct(tree: Tree, result: Result, alpha: Number = -math.inf,
     depth, index = tree.depth, tree.index
     read = set(result.leaves)
     pruned = set(result.pruned)
+    horizon = set(result.horizon)
     steps: list[Step] = []
     stack: list[str] = []
 
@@ -348,6 +360,9 @@ def reconstruct(tree: Tree, result: Result, alpha: Number = -math.inf,
         d = depth[index[node]]
         if gone:
             steps.append(Step("cut", node, d, removed=gone))
+        unsearched = tuple(c for c in tree.children(node) if c in horizon)
+        if unsearched:
+            steps.append(Step("horizon", node, d, removed=unsearched))
         if node == tree.root:
             steps.append(Step("return", node, d, best=result.best, value=result.value))
         else:
@@ -383,7 +398,7 @@ def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
     steps are derived as the module docstring says; ``result`` is the run
     the trace is about (the Prolog run's, checked equal to the mirror's)."""
     depth, index = tree.depth, tree.index
-    pruned = set(result.pruned)
+    pruned, horizon = set(result.pruned), set(result.horizon)
     steps: list[Step] = []
     stack: list[_Frame] = []
     for e in events:
@@ -416,8 +431,9 @@ def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
                                       alpha=top.window[0], beta=top.window[1],
                                       cut="beta" if tree.is_max_id(index[node]) else "alpha",
                                       removed=gone))
-            if best is None and top.child is not None and node != tree.root:
-                best = None
+            unsearched = tuple(c for c in tree.children(node) if c in horizon)
+            if unsearched:
+                steps.append(Step("horizon", node, d, removed=unsearched))
             steps.append(Step("return", node, d, best=best, value=value))
             if stack:
                 stack[-1].child, stack[-1].value = node, value

@@ -81,7 +81,7 @@ ERRORS = {
     "missing-file": (["solve", "no-such-file.tree", "--json"], 2, "DSLError"),
     "bad-option": (["solve", SLIDES, "--alpha", "zz", "--json"], 2, "UsageError"),
     "bad-algorithm": (["trace", SLIDES, "--algorithm", "nope", "--json"], 2, "UsageError"),
-    "depth-on-bratko": (["solve", SLIDES, "--depth", "1", "--json"], 2, "ValueError"),
+    "depth-on-bratko": (["solve", SLIDES, "--depth", "1", "--json"], 2, "SearchArgumentError"),
     "draw-format": (["draw", SLIDES, "-o", "x.gif", "--json"], 2, "Error"),
     "check-missing": (["check", "no-such-file.tree", "--json"], 2, "DSLError"),
     "variants-missing": (["variants", "no-such-file.tree", "--json"], 2, "DSLError"),

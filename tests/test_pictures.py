@@ -277,7 +277,6 @@ def _api_calls():
         "picture-result": lambda x: picture(t, x),
         "parse": lambda x: pyab.parse(x if not isinstance(x, str) else x.encode()),
         "load": lambda x: pyab.load(3.5),
-        "alpha": lambda x: pyab.solve(t, alpha="-inf"),
     }
 
 

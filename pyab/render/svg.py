@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..result import bound_text
 from ..trace import Trace, _num
 from ..tree import Tree
 from .layout import layout
@@ -42,6 +43,10 @@ STYLE = """
 .pyab-tree .value { font-size: 11px; font-weight: bold; text-anchor: middle; stroke: none; }
 .pyab-tree .name { font-size: 11px; fill: #333; text-anchor: middle; }
 .pyab-tree .window { font-size: 9px; fill: #25a; text-anchor: middle; }
+.pyab-tree .horizon { opacity: 0.45; }
+.pyab-tree .horizon .shape { stroke: #888; stroke-dasharray: 1 3; }
+.pyab-tree .edge.horizon { stroke: #999; stroke-dasharray: 1 3; }
+.pyab-tree .bound { font-size: 11px; fill: #333; stroke: none; }
 .pyab-tree .window.closed { fill: #777; }
 .pyab-tree .guess .shape { fill: #f9c; stroke: #a04; stroke-width: 3; }
 .pyab-tree .quiz-right .shape { fill: #7d7; stroke: #161; stroke-width: 3; }
@@ -123,7 +128,9 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     """SVG text for ``tree``.  With ``final`` (the default) and a ``trace``,
     nodes and edges carry the search's end state: values, windows, the
     classes ``visited``, ``pruned`` (a cut-off subtree's root), ``cutoff``
-    (below one) and ``best``; without, the bare tree.
+    (below one), ``horizon`` (left out by the depth limit, not cut) and
+    ``best``, and a line saying whether the root's value is exact or a
+    bound; without, the bare tree.
 
     Each node's value sits inside its triangle, its name and window
     directly under it; edges join node centres (drawn under the nodes); a
@@ -136,7 +143,9 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     visited: set[str] = set()
     best: set[str] = set()
     cutoff: set[str] = set()
+    horizon: set[str] = set()
     if final and trace is not None:
+        horizon = set(trace.result.horizon)
         values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
         visited = set(trace.result.visited)
         best = set(trace.best_line())
@@ -151,6 +160,10 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     widths = _label_widths(tree, trace)
     width = max(x for x, _ in pos) * dx + 2 * MARGIN + max(dx, max(widths))
     height = max(d for _, d in pos) * DY + 2 * MARGIN + WINDOW_Y + R + (ROW if any(rows) else 0)
+    said = bound_text(trace.result) if final and trace is not None else ""
+    if said:  # whether the root's value is exact or a bound, under the tree
+        height += 16
+        width = max(width, len(said) * NAME_PX + 2 * MARGIN)
 
     def xy(i: int) -> tuple[float, float]:
         x, d = pos[i]
@@ -175,6 +188,8 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
                 cls.append("searched")
             if child in cuts:
                 cls.append("cut")
+            if child in horizon:
+                cls.append("horizon")
             if child in best and tree.names[i] in best:
                 cls.append("best")
             key = escape(f"{tree.names[i]}\t{child}", quote=True)
@@ -196,6 +211,8 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
             cls.append("pruned")
         if name in cutoff:
             cls.append("cutoff")
+        if name in horizon:
+            cls.append("horizon")
         if name in best:
             cls.append("best")
         value = _num(values.get(name)) if name in values else ""
@@ -214,6 +231,9 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
             f'<text class="window" y="{WINDOW_Y + low}">{escape(_window(windows.get(name)))}</text></g>')
     out.append('</g><g class="cutlabels">')
     out.extend(labels)
-    out.append("</g></svg>")
+    out.append("</g>")
+    if said:
+        out.append(f'<text class="bound" x="{MARGIN}" y="{height - 6:.0f}">{escape(said)}</text>')
+    out.append("</svg>")
     return "\n".join(out)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..result import bound_text
 from ..text import printable
 from ..trace import Trace, _num
 
@@ -57,6 +58,7 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
     tree = trace.tree
     values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
     visited = set(trace.result.visited)
+    horizon = set(trace.result.horizon)
     best_line = trace.best_line() if trace.result.visited else []
     line = set(best_line)
     show = shown_nodes(tree, best_line, max_nodes)
@@ -77,6 +79,8 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
         if name in cuts:
             kind = cuts[name]
             t.append(f"  \u2702 {kind + '-cut' if kind else 'cut'}", style="red")
+        elif name in horizon:
+            t.append("  \u2026 horizon (depth limit, not a cut)", style="magenta")
         elif not dim and name not in visited and trace.result.visited:
             t.append("  (not searched)", style="dim")
         if name in line and name != tree.root:
@@ -128,4 +132,6 @@ def print_tree(trace: Trace, console: Any = None, max_nodes: int = 2000) -> None
     from ..text import shorten
     best = printable(r.best) if r.best is not None else "(none)"
     console.print(f"{r.algorithm} in {r.engine}: GoodPos = {best}, Val = {_num(r.value)}; "
-                  f"cut off: {shorten(r.pruned, sep=', ') if r.pruned else 'nothing'}", highlight=False, markup=False)
+                  f"cut off: {shorten(r.pruned, sep=', ') if r.pruned else 'nothing'}"
+                  + (f"; horizon: {shorten(r.horizon, sep=', ')}" if r.horizon else "")
+                  + f"; {bound_text(r)}", highlight=False, markup=False)
