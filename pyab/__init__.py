@@ -14,13 +14,13 @@ import math
 
 from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
-from .errors import DSLError, Error, Mismatch, PrologError, SearchTimeout
+from .errors import ArgumentError, DSLError, Error, Mismatch, PrologError, SearchTimeout
 from .facts import facts
 from .result import Result
 from .tree import Number, Tree, TreeError
 
 __all__ = [
-    "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
+    "ArgumentError", "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
     "Tree", "TreeError", "check", "dump", "facts", "load", "parse", "solve",
 ]
 __version__ = "0.2.0"
@@ -45,6 +45,8 @@ def solve(
     the Python engine runs the mirror.  ``timeout`` and ``program`` apply to
     the Prolog engine.
     """
+    from .api import expect_tree
+    expect_tree(tree, "pyab.solve")
     from .arguments import check_search
     from .result import finish
     from .tree import check_window
@@ -59,7 +61,16 @@ def solve(
         result = solve_python(tree, algorithm, alpha, beta, depth)
     else:
         raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
-    return finish(result, tree, alpha, beta)  # horizon and bound, alike for both engines
+    result = finish(result, tree, alpha, beta)  # horizon and bound, alike for both engines
+    # what the result's picture needs to show this very search (not compared, not in
+    # JSON); the tree weakly, so that a kept result does not keep a tree's module alive
+    import weakref
+    try:
+        object.__setattr__(result, "_tree", weakref.ref(tree))
+    except TypeError:  # a tree type without weak references
+        pass
+    object.__setattr__(result, "_search", (alpha, beta, depth))
+    return result
 
 
 def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
@@ -69,4 +80,6 @@ def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
 
     :raises Mismatch: when they differ, with a readable diff.
     """
+    from .api import expect_tree
+    expect_tree(tree, "pyab.check")
     return _check_module.compare(tree, algorithm, alpha, beta, **kw)

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from .errors import Mismatch
 from .facts import number
 from .result import Result
+from .text import printable
 from .tree import Number, Tree
 
 __all__ = ["FIELDS", "compare", "differences"]
@@ -21,17 +22,18 @@ FIELDS = ("best", "value", "leaves", "visited", "pruned", "horizon")
 def _first_step(a: Sequence[str], b: Sequence[str]) -> str:
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
-            return f"first difference at step {i + 1}: prolog {x!r}, python {y!r}"
+            return printable(f"first difference at step {i + 1}: prolog {x!r}, python {y!r}")
     shorter, longer, who = (a, b, "python") if len(a) < len(b) else (b, a, "prolog")
-    return f"first difference at step {len(shorter) + 1}: only {who} goes on, with {longer[len(shorter)]!r}"
+    return printable(f"first difference at step {len(shorter) + 1}: only {who} goes on, "
+                     f"with {longer[len(shorter)]!r}")
 
 
 def _show(v: Any) -> str:
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return number(v)
     if isinstance(v, tuple):
-        return " ".join(v) if v else "(none)"
-    return repr(v)
+        return printable(" ".join(v)) if v else "(none)"
+    return printable(repr(v))
 
 
 def differences(prolog: Result, python: Result) -> list[str]:

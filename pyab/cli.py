@@ -43,11 +43,25 @@ exit codes: 0 success, 1 a failed check, 2 bad input or usage
 """
 
 
+class UsageError(Exception):
+    """A command line argparse refuses (raised instead of its exit, so that
+    --json can answer with JSON too)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str):
+        super().__init__(message)
+        self.parser = parser
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(self, message)
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser for ``argv``: when its first word names a command, only
     that command's module is imported (a command's start-up pays for its
     own imports only); otherwise every command, for help and errors."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="pyab", description=DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     from . import __version__
@@ -76,26 +90,67 @@ def _join_signed(argv: list[str]) -> list[str]:
     return out
 
 
+def _error_json(err: BaseException) -> dict:
+    """An error as JSON: its kind and message, and the place when it has one."""
+    from .errors import DSLError, Mismatch, PrologError
+    out: dict = {"kind": type(err).__name__, "message": str(err).split("\n")[0]}
+    if isinstance(err, DSLError):
+        out.update(message=err.message, file=err.source, line=err.line, column=err.column,
+                   excerpt=err.excerpt)
+    elif isinstance(err, Mismatch):
+        out["differences"] = err.diff
+    elif isinstance(err, PrologError) and err.term:
+        out["term"] = err.term
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    argv = _join_signed(sys.argv[1:] if argv is None else argv)
-    args = build_parser(argv).parse_args(argv)
+    from .commands import _common
     from .errors import Error, Mismatch
+    from .text import printable
+
+    argv = _join_signed(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     try:
-        return int(args.run(args) or 0)
+        args = parser.parse_args(argv)
+    except UsageError as err:
+        err.parser.print_usage(sys.stderr)
+        print(f"{err.parser.prog}: error: {printable(err)}", file=sys.stderr)
+        if "--json" in argv:
+            command = next((a for a in argv if a in COMMANDS), "pyab")
+            _common.release_json(command, 2, {"kind": "UsageError", "message": str(err)})
+        return 2
+    json_mode = bool(getattr(args, "json", False))
+    command = args.command if not getattr(args, "experiment", None) else f"experiment {args.experiment}"
+
+    def say(err: BaseException) -> None:
+        print("error: " + "\n".join(printable(line) for line in str(err).split("\n")),
+              file=sys.stderr)
+
+    def fail(err: BaseException, code: int) -> int:
+        say(err)
+        if json_mode:
+            _common.release_json(command, code, _error_json(err))
+        return code
+
+    if json_mode:
+        _common.hold_json()
+    try:
+        code = int(args.run(args) or 0)
     except Mismatch as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+        return fail(err, 1)
     except Error as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        return fail(err, 2)
     except ValueError as err:  # bad option values found after parsing
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        return fail(err, 2)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    if json_mode:
+        _common.release_json(command, code)
+    return code
 
 
 def exit_now(code: int) -> None:

@@ -242,6 +242,8 @@ def parse(text: str, source: str = "<string>") -> Tree:
     >>> parse("a(b(e=3, f=12), c(h=2))").children("a")
     ('b', 'c')
     """
+    from .api import expect_text
+    expect_text(text, "pyab.parse")
     tree = _fast(text)
     if tree is not None:
         return tree
@@ -321,6 +323,8 @@ def _expected(names: Any) -> str:
 
 def load(path: str | Path) -> Tree:
     """Read and parse a ``.tree`` file (UTF-8); ``-`` reads standard input."""
+    from .api import expect_path
+    expect_path(path, "pyab.load")
     if str(path) == "-":
         import sys
         return parse(sys.stdin.read(), "<stdin>")
@@ -356,6 +360,8 @@ def dump(tree: Tree, form: str = "nested") -> str:
     """DSL text for ``tree`` (``nested`` or ``flat``) that parses back to an
     equal tree.  Inner nodes with a static value keep it; a node whose side
     does not alternate is written with its ``max``/``min`` mark."""
+    from .api import expect_tree
+    expect_tree(tree, "pyab.dump")
     names, kids, values = tree.names, tree.kids, tree.values
     marks = _marks(tree)
     if form == "flat":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["DSLError", "Error", "Mismatch", "PrologError", "SearchTimeout"]
+__all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "PrologError", "SearchTimeout"]
 
 
 class Error(Exception):
@@ -18,17 +18,25 @@ class DSLError(Error, ValueError):
         self.message, self.source, self.line, self.column = message, source, line, column
         self.excerpt = ""
         if 0 < line <= len(lines):
+            from .text import printable
             text = lines[line - 1].expandtabs(1)
             if len(text) > 200:  # keep the caret readable on very long lines
                 start = max(0, column - 100)
                 text, column = text[start:start + 200], column - start
-            self.excerpt = f"  {text}\n  {' ' * max(column - 1, 0)}^"
+            # control characters shown as escapes; the caret moves with them
+            before = printable(text[:max(column - 1, 0)])
+            self.excerpt = f"  {printable(text)}\n  {' ' * len(before)}^"
         place = f"{source}:{line}:{self.column}" if line else source
         super().__init__(f"{place}: {message}")
 
     def __str__(self) -> str:
         head = super().__str__()
         return f"{head}\n{self.excerpt}" if self.excerpt else head
+
+
+class ArgumentError(Error, TypeError):
+    """A public function was called with the wrong kind of argument; the
+    message names what was expected and how to get it."""
 
 
 class PrologError(Error):

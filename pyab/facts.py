@@ -72,6 +72,8 @@ def number(x: Number) -> str:
 def facts(tree: Tree) -> str:
     """The fact file of ``tree``: tree/2, staticval/2, min_to_move/1,
     max_to_move/1 for every node, and the slides' moves/2 bridge."""
+    from .api import expect_tree
+    expect_tree(tree, "pyab.facts")
     names = [quote(n) for n in tree.names]
     lines: list[str] = []
     if any(not n.isascii() for n in tree.names):

@@ -86,11 +86,26 @@ class Result:
         """"exact", "upper" (failed low) or "lower" (failed high): see :func:`bound_of`."""
         return bound_of(self.algorithm, self.value, *self.window)
 
-    def picture(self, tree: Any) -> Any:
-        """This result drawn on ``tree``: an object Jupyter shows as SVG
-        (``_repr_svg_``; see ``pyab.render.picture``)."""
+    def picture(self, tree: Any = None) -> Any:
+        """This search drawn on ``tree`` (by default the tree ``pyab.solve``
+        searched): the same picture as ``pyab.render.picture(tree, self)``,
+        which Jupyter shows as SVG; ``.stepper()`` on it is the HTML stepper."""
         from .render import picture
+        tree = tree if tree is not None else self._searched_tree()
+        if tree is None:
+            raise TypeError("this Result does not know its tree: pass it, result.picture(tree)")
         return picture(tree, self)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the picture of this search (None, and the plain repr,
+        when the result does not know its tree)."""
+        if self._searched_tree() is None:
+            return None
+        return self.picture()._repr_svg_()
+
+    def _searched_tree(self) -> Any:
+        ref = getattr(self, "_tree", None)
+        return ref() if ref is not None else None
 
     def to_json(self) -> dict[str, Any]:
         out = {

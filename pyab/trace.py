@@ -23,12 +23,27 @@ Both give the same five kinds of step, in the order they happen:
 ``horizon`` the depth limit scored ``node`` by its static value: ``removed``
             (its children) are not searched, and that is no cut-off
 
-For every other algorithm the trace is *reconstructed* from the generic
-observation (the order of calls, the leaves read, the cut-off subtrees):
-``call`` and ``leaf`` steps in the observed order, one ``cut`` step per node
-that was left with children unsearched (kind unknown), one ``horizon`` step
-per node the depth limit scored (its children are ``Result.horizon``), ``return`` steps
-without values except the root's.  ``Trace.exact`` is False for those.
+For every other algorithm the steps come from the Python mirror's frames
+(``Recorder.enter``/``back`` in ``pyab.search``): each call with its window
+(from MAX's point of view), each static value read, each value returned;
+``bounds`` steps are the window changes between one child's call and the
+next, a ``cut`` step is a node left with children unsearched after its last
+child returned (a beta-cut at a MAX node, an alpha-cut at a MIN node).  With
+``engine="prolog"`` the Prolog run is observed first and the mirror's frames
+are used only when its result (best, value, leaves, visited, pruned) equals
+the Prolog run's; ``Trace.frames`` says where the steps came from:
+
+``"observed"``  every step observed in the engine that ran (bratko)
+``"mirror"``    the Python mirror's frames, its result checked equal to the
+                Prolog run's (every other algorithm, prolog engine)
+``"python"``    the Python mirror's own frames (python engine)
+``"rebuilt"``   rebuilt from the observed calls, leaves and cuts, without
+                windows (a mirror that disagrees with the Prolog run)
+
+``Trace.exact`` is False only for ``"rebuilt"``.
+
+A node the depth limit scored by its static value gets a ``horizon`` step
+(its children are ``Result.horizon``), whichever way the steps were made.
 """
 
 from __future__ import annotations
@@ -40,9 +55,17 @@ from typing import Any, Iterable
 from .result import Result, json_number
 from .tree import Number, Tree
 
-__all__ = ["KINDS", "Step", "Trace", "from_events", "reconstruct", "trace"]
+__all__ = ["FRAMES", "KINDS", "Step", "Trace", "explain", "from_events", "from_frames", "reconstruct", "trace"]
 
 KINDS = ("call", "leaf", "bounds", "cut", "return", "horizon")
+
+# Where a trace's steps came from (Trace.frames), in words for the pictures.
+FRAMES = {
+    "observed": "every step observed",
+    "mirror": "steps from the Python mirror, whose result equals the observed Prolog run's",
+    "python": "steps from the Python mirror",
+    "rebuilt": "steps rebuilt from the observed calls, leaves and cuts (no windows)",
+}
 
 
 @dataclass(frozen=True)
@@ -90,10 +113,13 @@ class Step:
             return f"newbounds after {self.child} = {n(self.value)}: {what}"
         if self.kind == "cut":
             gone = ", ".join(self.removed)
-            if self.cut == "alpha":
-                why = f"{self.child} = {n(self.value)} < alpha {n(self.alpha)}"
-            elif self.cut == "beta":
-                why = f"{self.child} = {n(self.value)} > beta {n(self.beta)}"
+            v, a, b = self.value, self.alpha, self.beta
+            if self.cut == "alpha" and v is not None and a is not None and v <= a:
+                why = f"{self.child} = {n(v)} {'<' if v < a else '<='} alpha {n(a)}"
+            elif self.cut == "beta" and v is not None and b is not None and v >= b:
+                why = f"{self.child} = {n(v)} {'>' if v > b else '>='} beta {n(b)}"
+            elif self.child is not None and v is not None:
+                return f"{self.cut + ' ' if self.cut else ''}cut-off after {self.child} = {n(v)}: {gone} never searched"
             else:
                 return f"cut-off: {gone} never searched"
             return f"{self.cut} cut-off ({why}): {gone} never searched"
@@ -124,8 +150,9 @@ def _num(x: Number | None) -> str:
 class Trace:
     """A search, step by step, with its result.
 
-    ``exact`` is True when every step was observed (the slides' program),
-    False when the steps were reconstructed from the generic observation.
+    ``exact`` is False when the steps were rebuilt from the generic
+    observation (no windows); ``frames`` says where they came from (a key
+    of :data:`FRAMES`).
     """
 
     tree: Tree = field(repr=False, compare=False)
@@ -134,6 +161,12 @@ class Trace:
     alpha: Number
     beta: Number
     exact: bool
+    frames: str = "observed"
+
+    @property
+    def source(self) -> str:
+        """Where the steps came from, in words (for a picture's caption)."""
+        return FRAMES.get(self.frames, self.frames)
 
     @property
     def engine(self) -> str:
@@ -149,6 +182,7 @@ class Trace:
             "alpha": json_number(self.alpha),
             "beta": json_number(self.beta),
             "exact": self.exact,
+            "frames": self.frames,
             "steps": [s.to_json() for s in self.steps],
         })
         return out
@@ -204,6 +238,8 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     ``bratko`` is observed step by step in either engine; any other
     algorithm is run normally and its trace reconstructed (``exact`` False).
     """
+    from .api import expect_tree
+    expect_tree(tree, "pyab.trace.trace")
     if algorithm == "bratko":
         from .arguments import check_search
         from .result import finish
@@ -224,7 +260,37 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     from . import solve
     result = solve(tree, engine=engine, algorithm=algorithm, alpha=alpha, beta=beta,
                    depth=depth, timeout=timeout)
-    return reconstruct(tree, result, alpha, beta)
+    return explain(tree, result, alpha, beta, depth)
+
+
+def explain(tree: Tree, result: Result, alpha: Number = -math.inf, beta: Number = math.inf,
+            depth: int | None = None) -> Trace:
+    """The steps of a search already run: the Python mirror runs the same
+    search with its frames recorded, and they are used when its result
+    equals ``result`` (best, value, leaves, visited, pruned); otherwise
+    the steps are rebuilt from ``result`` alone (``frames="rebuilt"``).
+    The window and depth must be the ones ``result`` was searched with."""
+    from .check import differences
+    from .search import python_search
+    raw: list[tuple[Any, ...]] = []
+    try:
+        if result.algorithm == "bratko":
+            from .search.bratko import search
+            mirror = search(tree, alpha, beta, observe=lambda *e: raw.append(e))
+        else:
+            mirror = python_search(result.algorithm)(tree, alpha, beta, depth=depth,
+                                                     observe=lambda *e: raw.append(e))
+    except ValueError:  # an algorithm without a mirror, or a window it refuses
+        return reconstruct(tree, result, alpha, beta)
+    from .result import finish
+    mirror = finish(mirror, tree, alpha, beta)  # horizon apart from pruned, as for result
+    if differences(result, mirror):  # the frames would not be this run's: say so
+        return reconstruct(tree, result, alpha, beta)
+    frames = "python" if result.engine == "python" else "mirror"
+    if result.algorithm == "bratko":
+        tr = from_events(tree, _named(tree, raw), result, alpha, beta)
+        return Trace(tree, tr.steps, result, alpha, beta, exact=True, frames=frames)
+    return from_frames(tree, _named(tree, raw), result, alpha, beta, frames)
 
 
 def _named(tree: Tree, raw: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -312,4 +378,65 @@ def reconstruct(tree: Tree, result: Result, alpha: Number = -math.inf,
         stack.append(v)
     while stack:
         close(stack.pop())
-    return Trace(tree, tuple(steps), result, alpha, beta, exact=False)
+    return Trace(tree, tuple(steps), result, alpha, beta, exact=False, frames="rebuilt")
+
+
+@dataclass
+class _Frame:
+    node: str
+    window: tuple[Any, Any]
+    child: str | None = None     # the child that returned last
+    value: Number | None = None  # and its value
+    best: str | None = None      # the move the frame's search returned
+
+
+def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
+                alpha: Number, beta: Number, frames: str) -> Trace:
+    """A :class:`Trace` from a mirror's frames (``("call", node, alpha,
+    beta)``, ``("leaf", node, value)``, ``("return", node, best, value)``,
+    with names, from MAX's point of view; see ``Recorder``).  Bounds and cut
+    steps are derived as the module docstring says; ``result`` is the run
+    the trace is about (the Prolog run's, checked equal to the mirror's)."""
+    depth, index = tree.depth, tree.index
+    pruned, horizon = set(result.pruned), set(result.horizon)
+    steps: list[Step] = []
+    stack: list[_Frame] = []
+    for e in events:
+        kind, node = e[0], e[1]
+        d = depth[index[node]]
+        if kind == "call":
+            a, b = e[2], e[3]
+            if stack and stack[-1].child is not None:
+                top = stack[-1]
+                if a is not None:
+                    steps.append(Step("bounds", top.node, depth[index[top.node]], child=top.child,
+                                      value=top.value, alpha=top.window[0], beta=top.window[1],
+                                      new_alpha=a, new_beta=b))
+                    top.window = (a, b)
+            elif stack and a is not None:
+                stack[-1].window = (a, b)
+            stack.append(_Frame(node, (a, b)))
+            steps.append(Step("call", node, d, alpha=a, beta=b))
+        elif kind == "leaf":
+            steps.append(Step("leaf", node, d, value=e[2]))
+        elif kind == "return":
+            best, value = e[2], e[3]
+            while stack and stack[-1].node != node:
+                stack.pop()  # a frame that never reported back (not expected)
+            top = stack.pop() if stack else _Frame(node, (None, None))
+            if top.child is not None:
+                gone = tuple(c for c in tree.children(node) if c in pruned)
+                if gone:
+                    steps.append(Step("cut", node, d, child=top.child, value=top.value,
+                                      alpha=top.window[0], beta=top.window[1],
+                                      cut="beta" if tree.is_max_id(index[node]) else "alpha",
+                                      removed=gone))
+            unsearched = tuple(c for c in tree.children(node) if c in horizon)
+            if unsearched:
+                steps.append(Step("horizon", node, d, removed=unsearched))
+            steps.append(Step("return", node, d, best=best, value=value))
+            if stack:
+                stack[-1].child, stack[-1].value = node, value
+        else:
+            raise ValueError(f"unknown frame event {kind!r}")
+    return Trace(tree, tuple(steps), result, alpha, beta, exact=True, frames=frames)

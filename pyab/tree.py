@@ -15,7 +15,7 @@ collect declarations and hand them over.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Iterable, Iterator, Sequence, Union
 
 from .errors import Error
@@ -113,24 +113,52 @@ class Tree:
                     return self.names[k]
         return None  # pragma: no cover - build() keeps sides None then
 
+    # -- equality: the same tree, whatever text it was read from -------------
+    # Two trees are equal when every field but the derived ``index`` and
+    # ``depth`` is (so ``parse(dump(t)) == t``, and a field added later
+    # counts without touching this).  The hash stays the identity's: the
+    # Prolog bridge keys its loaded modules by tree *object* (a weak
+    # dictionary), and an equal tree read from other text keeps its own.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tree):
+            return NotImplemented
+        return self is other or all(getattr(self, f.name) == getattr(other, f.name)
+                                    for f in fields(self) if f.name not in ("index", "depth"))
+
+    __hash__ = object.__hash__
+
     # -- by name -----------------------------------------------------------
+    def id_of(self, name: str) -> int:
+        """The id of the node called ``name``.
+
+        :raises KeyError: naming the node when the tree has none so called."""
+        try:
+            return self.index[name]
+        except (KeyError, TypeError):
+            raise KeyError(f"no node named {name!r} in this tree (root {self.root!r}, "
+                           f"{len(self)} nodes)") from None
+
     def children(self, name: str) -> tuple[str, ...]:
         """The children of ``name`` in order; empty for a leaf."""
-        return tuple(self.names[k] for k in self.kids[self.index[name]])
+        return tuple(self.names[k] for k in self.kids[self.id_of(name)])
 
     def value(self, name: str) -> Number | None:
         """The static value of ``name`` (None on an inner node without one)."""
-        return self.values[self.index[name]]
+        return self.values[self.id_of(name)]
 
     def is_leaf(self, name: str) -> bool:
-        return not self.kids[self.index[name]]
+        return not self.kids[self.id_of(name)]
 
     def side(self, name: str) -> str:
         """'max' or 'min': who is to move in ``name``."""
-        return "max" if self.is_max_id(self.index[name]) else "min"
+        return "max" if self.is_max_id(self.id_of(name)) else "min"
+
+    def level(self, name: str) -> int:
+        """How deep ``name`` lies (the root is at 0)."""
+        return self.depth[self.id_of(name)]
 
     def parent(self, name: str) -> str | None:
-        i = self.index[name]
+        i = self.id_of(name)
         if i == 0:
             return None
         # Pre-order numbering: the parent is the nearest earlier node one level up.
@@ -152,8 +180,8 @@ class Tree:
 
     def _repr_svg_(self) -> str:
         """The tree as SVG for Jupyter (no search; see ``pyab.render``)."""
-        from .render.svg import svg
-        return svg(self)
+        from .render import picture
+        return picture(self, search=False)._repr_svg_()
 
 
 def _check_value(name: str, value: Number, pos: Pos) -> None:

@@ -162,3 +162,159 @@ def test_hostile_names_stay_text(browser, tmp_path):
         assert errors == []
     finally:
         page.close()
+
+
+# -- layout: every label readable and next to its own node ---------------------
+LABELS_JS = (Path(__file__).parent / "js" / "labels.js").read_text(encoding="utf-8")
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _long_333() -> str:
+    """A 3x3x3 tree whose names are long (as generated positions often are)."""
+    def leaf(i, j, k):
+        return f"leaf_{i}{j}{k}_position_name = {(i * 7 + j * 5 + k * 3) % 17}"
+    return "a(" + ", ".join(
+        f"branch_{i}_long_move_name(" + ", ".join(
+            f"reply_{i}_{j}_long(" + ", ".join(leaf(i, j, k) for k in range(3)) + ")"
+            for j in range(3)) + ")" for i in range(3)) + ")"
+
+
+LAYOUT_CASES = {
+    "aima-list-tree": ((EXAMPLES / "aima.tree").read_text(encoding="utf-8"), "aima", None),
+    "aima-list-tree-bratko": ((EXAMPLES / "aima.tree").read_text(encoding="utf-8"), "bratko", None),
+    "long-names-3x3x3": (_long_333(), "aima", None),
+    "depth-limited-aima": ((EXAMPLES / "depth-limited.tree").read_text(encoding="utf-8"), "aima", 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUT_CASES))
+@pytest.mark.parametrize("width", [1280, 700])
+def test_no_two_labels_overlap_and_names_sit_by_their_node(browser, tmp_path, case, width):
+    import pyab
+    from pyab.render.html import page as html_page
+    from pyab.trace import _num, trace
+    text, algorithm, depth = LAYOUT_CASES[case]
+    tr = trace(pyab.parse(text), "prolog", algorithm, depth=depth)
+    assert tr.frames in ("observed", "mirror")  # values and windows, not a rebuilt trace
+    path = tmp_path / f"{case}.html"
+    path.write_text(html_page(tr), encoding="utf-8")
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(path.as_uri())
+        page.keyboard.press("End")
+        for zoomed in ("fit", "1"):
+            page.keyboard.press("f" if zoomed == "fit" else "0")
+            got = page.evaluate(LABELS_JS)
+            # every name, and the value and window of every node searched
+            assert got["labels"] >= len(tr.tree) + 2 * len(tr.result.visited), got["labels"]
+            assert got["overlaps"] == [], (zoomed, got["overlaps"][:5])
+            assert got["strays"] == [], (zoomed, got["strays"][:5])
+        if depth is not None:  # a depth-limited node shows the static value it was scored by
+            assert _value(page, "b") == _num(tr.tree.value("b"))
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_zoom_to_fit_makes_a_wide_tree_fit_and_drag_pans(browser, tmp_path):
+    text = "[" + ", ".join("[" + ", ".join(str((i * 3 + j) % 11) for j in range(4)) + "]"
+                           for i in range(20)) + "]"  # 101 nodes, 80 leaves
+    page, _, errors = _open(browser, _page_file(tmp_path, text, engine="python"))
+    try:
+        box = page.locator("#picture")
+        svg_box = lambda: page.locator("#picture svg").bounding_box()  # noqa: E731
+        assert svg_box()["width"] <= box.bounding_box()["width"]  # fitted on load
+        page.keyboard.press("0")  # full size: wider than the window, scrolls
+        assert svg_box()["width"] > box.bounding_box()["width"]
+        before = page.evaluate("document.getElementById('picture').scrollLeft")
+        b = box.bounding_box()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + 60)
+        page.mouse.down()
+        page.mouse.move(b["x"] + b["width"] / 2 - 300, b["y"] + 60, steps=5)
+        page.mouse.up()
+        after = page.evaluate("document.getElementById('picture').scrollLeft")
+        assert after > before + 200, (before, after)
+        page.click("#fit")
+        assert svg_box()["width"] <= box.bounding_box()["width"]
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_space_and_pagedown_step_like_a_clicker_and_autoplay_runs(browser, tmp_path):
+    import pyab
+    from pyab.render.html import page as html_page
+    from pyab.trace import trace
+    tr = trace(pyab.parse(SLIDES_TEXT), "python")
+    path = tmp_path / "fast.html"
+    path.write_text(html_page(tr, delay_ms=30), encoding="utf-8")
+    page, _, errors = _open(browser, path)
+    step = lambda: int(page.locator("body").get_attribute("data-step"))  # noqa: E731
+    try:
+        page.keyboard.press("Space")
+        page.keyboard.press("PageDown")
+        assert step() == 2
+        page.keyboard.press("PageUp")
+        assert step() == 1
+        page.keyboard.press("p")  # autoplay to the end, then it stops by itself
+        page.wait_for_function(f"document.body.getAttribute('data-step') === '{len(tr.steps)}'",
+                               timeout=5000)
+        page.wait_for_function("document.body.getAttribute('data-playing') === 'no'", timeout=2000)
+        assert _pruned(page) == ["i", "j"]
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_quiz_with_the_mouse(browser, tmp_path):
+    page, _, errors = _open(browser, _page_file(tmp_path, SLIDES_TEXT))
+    try:
+        page.click("#quiz")
+        assert page.locator("body").get_attribute("data-quiz") == "asking"
+        # the run is hidden, the leaves' static values are shown, stepping is off
+        assert _value(page, "a") == "" and _value(page, "e") == "3" and _value(page, "j") == "20"
+        page.keyboard.press("ArrowRight")
+        assert page.locator("body").get_attribute("data-step") == "0"
+        for node in ("i", "m", "e"):
+            page.click(f'[data-node="{node}"]')
+        page.click('[data-node="e"]')  # a second click takes the pick back
+        page.click("#check")
+        assert page.locator("body").get_attribute("data-quiz") == "checked"
+        marks = lambda cls: sorted(page.eval_on_selector_all(  # noqa: E731
+            f"[data-node].{cls}", "els => els.map(e => e.getAttribute('data-node'))"))
+        assert marks("quiz-right") == ["i"]
+        assert marks("quiz-wrong") == ["m"]
+        assert marks("quiz-missed") == ["j"]
+        assert marks("guess") == ["i", "m"]
+        assert page.locator("#quiz-result").text_content().startswith("1 of 2 cut-off subtrees found, 1 wrong")
+        assert _pruned(page) == ["i", "j"] and _value(page, "a") == "3"  # then the real run is shown
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_quiz_with_the_keyboard(browser, tmp_path):
+    page, _, errors = _open(browser, _page_file(tmp_path, SLIDES_TEXT))
+    try:
+        page.keyboard.press("q")
+        order = []
+        for _ in range(30):  # Tab past the buttons through the nodes (the root is not a choice)
+            page.keyboard.press("Tab")
+            name = page.evaluate("document.activeElement && document.activeElement.getAttribute('data-node')")
+            order.append(name)
+            if name in ("i", "j"):
+                page.keyboard.press("Enter")
+            if name == "m":
+                break
+        assert "i" in order and "j" in order and "a" not in order
+        page.keyboard.press("c")
+        assert page.locator("#quiz-result").text_content() == "2 of 2 cut-off subtrees found, 0 wrong: all right!"
+        page.keyboard.press("q")  # leave the quiz: the stepper is back
+        assert page.locator("body").get_attribute("data-quiz") == "off"
+        page.keyboard.press("ArrowRight")
+        assert page.locator("body").get_attribute("data-step") == "1"
+        assert errors == []
+    finally:
+        page.close()

@@ -99,7 +99,7 @@ def test_row(row, tmp_path, monkeypatch, capsys, deep):
             assert message in err, err
             assert err.startswith("error: ") or "error: " in err  # argparse: usage, then error
     else:
-        names = {"pyab": pyab, "prolog": prolog, "build": build, "DEEP": deep}
+        names = {"pyab": pyab, "prolog": prolog, "build": build, "DEEP": deep, "Path": Path}
         with pytest.raises(Exception) as info:
             eval(example, names)
         assert type(info.value).__name__ == code or code in [c.__name__ for c in type(info.value).__mro__]

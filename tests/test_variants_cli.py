@@ -35,7 +35,8 @@ def test_json_shape(capsys):
                        "--beta", "10", "--json")
     assert code == 0
     doc = json.loads(out)
-    assert list(doc) == ["algorithms"]
+    assert list(doc) == ["command", "exit", "algorithms"]  # the envelope every --json has (docs/json.md)
+    assert (doc["command"], doc["exit"]) == ("variants", 0)
     assert [row["algorithm"] for row in doc["algorithms"]] == list(ALGORITHMS)
     for row in doc["algorithms"]:
         assert set(row) == {"algorithm", "prolog", "python", "agree"}

@@ -88,7 +88,42 @@ def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
+class _Held:
+    """While ``pyab.cli.main`` runs a command with --json, the command's one
+    object is held here and printed by main with the envelope every --json
+    object has: ``command`` and ``exit`` (docs/json.md)."""
+    active = False
+    obj: Any = None
+
+
+def hold_json() -> None:
+    _Held.active, _Held.obj = True, None
+
+
+def release_json(command: str, code: int, error: dict[str, Any] | None = None) -> None:
+    """Print the held object (or ``error``) with its envelope, once."""
+    obj, _Held.active, _Held.obj = _Held.obj, False, None
+    out: dict[str, Any] = {"command": command, "exit": code}
+    if error is not None:
+        out["error"] = error
+    elif obj is not None:
+        out.update(obj)
+    else:
+        return
+    _dump(out)
+
+
 def print_json(obj: Any) -> None:
+    """Print one JSON object (with the envelope when run from the command line)."""
+    if _Held.active:
+        if _Held.obj is not None:
+            raise RuntimeError("a command printed two JSON objects")
+        _Held.obj = obj
+        return
+    _dump(obj)
+
+
+def _dump(obj: Any) -> None:
     json.dump(obj, sys.stdout, ensure_ascii=False, allow_nan=False)
     sys.stdout.write("\n")
 

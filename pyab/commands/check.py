@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..text import printable
 from . import _common
 
 
@@ -119,13 +120,13 @@ def _files(args: argparse.Namespace) -> int:
                         "prolog": prolog.to_json()})
         if not args.json:
             if diff:
-                print(f"DISAGREE {path} ({args.algorithm}, window "
+                print(f"DISAGREE {printable(path)} ({args.algorithm}, window "
                       f"{_common.window_text(args.alpha, args.beta)})")
                 for line in diff:
                     print("  " + line.replace("\n", "\n  "))
             else:
                 every = f" every algorithm agrees; {prolog.algorithm}:" if args.algorithm == "all" else ""
-                print(f"ok  {path}:{every} best {prolog.best}, value {prolog.value}, "
+                print(f"ok  {printable(path)}:{every} best {printable(prolog.best)}, value {prolog.value}, "
                       f"{len(prolog.leaves)} leaves, {len(prolog.pruned)} cut")
     if args.json:
         _common.print_json({"algorithm": args.algorithm, "checked": len(reports),
@@ -173,7 +174,7 @@ def _random(args: argparse.Namespace) -> int:
                                     "window": [_bound(alpha), _bound(beta)], "differences": diff})
             else:
                 print(f"DISAGREE on random tree {i} (seed {args.seed}, window {window}):")
-                print("  " + dump(tree).strip())
+                print("  " + printable(dump(tree).strip()))
                 for line in diff:
                     print("  " + line.replace("\n", "\n  "))
                 print(f"saved to {out}; replay with:\n  {replay}")

@@ -16,6 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "marked alpha-cut or beta-cut.  Colour on a terminal, plain text when piped.",
         epilog="example: pyab show examples/slides.tree | less")
     _common.add_search(p)
+    p.add_argument("--max-nodes", type=_common.positive, default=2000, metavar="N",
+                   help="draw at most N nodes (default 2000): the chosen line, then the rest "
+                        "breadth-first; each cut-short node says how many nodes it hides")
     p.set_defaults(run=run)
 
 
@@ -24,5 +27,6 @@ def run(args: argparse.Namespace) -> int:
     from ..trace import trace
     tree = _common.load_tree(args.file)
     print_tree(trace(tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
-                     beta=args.beta, depth=args.depth, timeout=args.timeout))
+                     beta=args.beta, depth=args.depth, timeout=args.timeout),
+               max_nodes=args.max_nodes)
     return 0

@@ -17,6 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: pyab solve examples/slides.tree --alpha 3 --beta 10 --json")
     _common.add_search(p)
     _common.add_json(p)
+    p.add_argument("--full", action="store_true",
+                   help="list every leaf and cut-off node (by default a long list shows its "
+                        "first and last items and a count; --json always has them all)")
     p.set_defaults(run=run)
 
 
@@ -30,10 +33,15 @@ def run(args: argparse.Namespace) -> int:
         _common.print_json(result.to_json())
         return 0
     from ..facts import number
-    print(f"{args.file}: {result.algorithm} in {result.engine}, window "
-          f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move at {tree.root}")
+    from ..text import printable, shorten
+
+    def names(ns) -> str:
+        return printable(" ".join(ns)) if args.full else shorten(ns)
+    print(f"{printable(args.file)}: {result.algorithm} in {result.engine}, window "
+          f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move "
+          f"at {printable(tree.root)}")
     if result.best is not None:
-        best = result.best
+        best = printable(result.best)
     elif tree.is_leaf(tree.root):
         best = "(none: the root is a leaf)"
     else:
@@ -41,12 +49,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"  best move    {best}")
     print(f"  value        {number(result.value) if not isinstance(result.value, str) else result.value}"
           f"  ({result.bound}{'' if result.bound == 'exact' else ' bound'})")
-    print(f"  leaves read  {len(result.leaves)}: {' '.join(result.leaves)}")
+    print(f"  leaves read  {len(result.leaves)}: {names(result.leaves)}")
     print(f"  nodes called {len(result.visited)}")
-    cut = " ".join(result.pruned) if result.pruned else "(nothing)"
+    cut = names(result.pruned) if result.pruned else "(nothing)"
     print(f"  cut off      {len(result.pruned)}: {cut}")
     if result.horizon:
-        print(f"  horizon      {len(result.horizon)}: {' '.join(result.horizon)}"
+        print(f"  horizon      {len(result.horizon)}: {names(result.horizon)}"
               "  (below the depth limit: not searched, not cut)")
     if result.bound != "exact":
         from ..result import bound_text

@@ -15,8 +15,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "alphabeta/5 with its window, each leaf read, each newbounds/6 answer, each "
                     "cut-off (alpha or beta, and which siblings it removes), each return.  For "
                     "the slides' program (bratko) the prolog engine observes SWI-Prolog and the "
-                    "python engine the mirror; other algorithms get a trace rebuilt from the "
-                    "observed calls, leaves and cuts (no windows).",
+                    "python engine the mirror; for the other algorithms the steps come from the "
+                    "Python mirror's frames, used only when its result equals the observed "
+                    "Prolog run's (the last line, and --json's \"frames\", say where the steps "
+                    "came from).",
         epilog="example: pyab trace examples/slides.tree --engine python --json")
     _common.add_search(p)
     _common.add_json(p)

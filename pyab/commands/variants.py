@@ -69,18 +69,19 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_table(args, tree, table) -> None:
     from ..facts import number
+    from ..text import printable
     window = _common.window_text(args.alpha, args.beta)
     depth = "" if args.depth is None else f", depth {args.depth}"
-    print(f"{args.file}: {tree.root_side.upper()} to move at {tree.root}, window {window}{depth}")
+    print(f"{printable(args.file)}: {tree.root_side.upper()} to move at {printable(tree.root)}, window {window}{depth}")
     head = ["algorithm", "value", "best", "leaves", "agree"]
     body = []
     for r in table:
         res = r["prolog"]
         value = number(res.value) if isinstance(res.value, (int, float)) else str(res.value)
-        cells = [r["algorithm"], value, "-" if res.best is None else res.best,
+        cells = [r["algorithm"], value, "-" if res.best is None else printable(res.best),
                  str(len(res.leaves)), "yes" if r["agree"] else "NO"]
         if args.leaves:
-            cells.append(" ".join(res.leaves))
+            cells.append(printable(" ".join(res.leaves)))
         body.append(cells)
     if args.leaves:
         head.append("leaves read")

@@ -8,6 +8,6 @@ doing.  Heavy imports (rich) happen inside the functions.
 
 from __future__ import annotations
 
-from .notebook import Picture, picture
+from .notebook import Picture, Stepper, picture
 
-__all__ = ["Picture", "picture"]
+__all__ = ["Picture", "Stepper", "picture"]

@@ -54,7 +54,7 @@ def dot(trace: Trace, wide: int = 40) -> str:
         title += f" ({r.bound} bound)"
     out = [
         "digraph pyab {",
-        f"  label={_label(title)};",
+        f"  label={_label(title + f' ({trace.source})')};",
         "  labelloc=t; fontname=Helvetica; ordering=out; nodesep=0.15; ranksep=0.45; splines=line;"
         + (" rankdir=LR; nodesep=0.05; ranksep=0.6;" if sideways else ""),
         "  node [fontname=Helvetica, fontsize=10, margin=\"0.04,0.02\", height=0.3, style=filled, fillcolor=white];",
@@ -98,17 +98,23 @@ def dot(trace: Trace, wide: int = 40) -> str:
     return "\n".join(out) + "\n"
 
 
-def render(trace: Trace, out: Path, fmt: str) -> None:
-    """Write ``trace`` to ``out`` as ``fmt`` ("dot", "svg" or "png")."""
+def render(trace: Trace, out: Path, fmt: str, dpi: int | None = None) -> list[str]:
+    """Write ``trace`` to ``out`` as ``fmt`` ("dot", "svg", "png" or "pdf");
+    ``dpi`` sets the resolution of a PNG (Graphviz's default is 96).
+    Returns Graphviz's warnings (one per line), for the caller to show."""
     text = dot(trace)
+    if dpi is not None:
+        text = text.replace("digraph pyab {\n", f"digraph pyab {{\n  dpi={int(dpi)};\n", 1)
     if fmt == "dot":
         out.write_text(text, encoding="utf-8")
-        return
+        return []
     exe = shutil.which("dot")
     if exe is None:
         raise Error("Graphviz's `dot` is not installed (Debian: apt-get install graphviz; "
                     "`make setup` does it); .dot output works without it")
     done = subprocess.run([exe, f"-T{fmt}", "-o", str(out)], input=text.encode("utf-8"),
                           capture_output=True, timeout=300)
+    said = done.stderr.decode("utf-8", "replace").strip()
     if done.returncode != 0:
-        raise Error(f"dot failed: {done.stderr.decode('utf-8', 'replace').strip()}")
+        raise Error(f"dot failed: {said}")
+    return [line for line in said.splitlines() if line.strip()]

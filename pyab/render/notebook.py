@@ -1,18 +1,29 @@
-"""SVG for Jupyter: ``_repr_svg_`` on a small adapter object."""
+"""The one picture of a search, whatever the entry point: ``picture(tree,
+result)``.  ``Result`` and ``Tree`` display themselves in Jupyter through
+it (a lazy import inside their methods), so a notebook, ``pyab draw`` and
+``result.picture()`` draw the same thing.
+
+A :class:`Picture` shows as SVG (``_repr_svg_``: the final state of the
+search); ``.stepper()`` is the HTML stepper of ``pyab draw -o X.html`` in
+an isolated frame (``_repr_html_``), ``.html()`` that page as text and
+``.save(path)`` writes .svg, .html, .dot, .png or .pdf.
+"""
 
 from __future__ import annotations
 
 import math
+from html import escape
+from pathlib import Path
 from typing import Any
 
 from ..result import Result
 from ..tree import Number, Tree
 
-__all__ = ["Picture", "picture"]
+__all__ = ["Picture", "Stepper", "picture"]
 
 
 class Picture:
-    """A tree, optionally with a search on it, that Jupyter shows as SVG.
+    """A tree, optionally with a search on it (a :class:`pyab.trace.Trace`).
 
     >>> import pyab
     >>> from pyab.render import picture
@@ -28,18 +39,78 @@ class Picture:
         from .svg import svg
         return svg(self.tree, self.trace)
 
+    def svg(self) -> str:
+        return self._repr_svg_()
+
+    def html(self, title: str = "") -> str:
+        """The self-contained stepper page (needs a search)."""
+        if self.trace is None:
+            raise ValueError("a picture without a search has no steps: use picture(tree, result)")
+        from .html import page
+        return page(self.trace, title=title)
+
+    def stepper(self) -> "Stepper":
+        """The stepper, for Jupyter (shown in an isolated frame)."""
+        return Stepper(self)
+
+    def save(self, path: str | Path, dpi: int | None = None) -> Path:
+        """Write the picture; the extension picks the format (.svg and
+        .html directly, .dot/.png/.pdf through Graphviz)."""
+        out = Path(path)
+        fmt = out.suffix.lower().lstrip(".")
+        if fmt == "svg" and self.trace is None:
+            out.write_text(self._repr_svg_(), encoding="utf-8")
+        elif fmt == "html":
+            out.write_text(self.html(), encoding="utf-8")
+        elif fmt in ("svg", "dot", "png", "pdf"):
+            from .dot import render
+            render(self.trace, out, fmt, dpi=dpi)
+        else:
+            raise ValueError(f"{out}: cannot tell the format (use .svg, .html, .dot, .png or .pdf)")
+        return out
+
     def __repr__(self) -> str:
         what = f"{self.trace.algorithm} in {self.trace.engine}" if self.trace else "no search"
         return f"<Picture of {self.tree.root!r} ({len(self.tree)} nodes), {what}>"
 
 
+class Stepper:
+    """The HTML stepper of a :class:`Picture` for Jupyter: the page in an
+    ``<iframe srcdoc>``, so its script and ids stay apart from the
+    notebook's and from other steppers in it."""
+
+    def __init__(self, pic: Picture, height: int | None = None):
+        self.pic = pic
+        self.height = height or 420 + min(600, 92 * (max(pic.tree.depth, default=0) + 1))
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe srcdoc="{escape(self.pic.html(), quote=True)}" '
+                f'style="width: 100%; height: {self.height}px; border: 1px solid #ddd" '
+                f'sandbox="allow-scripts"></iframe>')
+
+
 def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
-            algorithm: str = "bratko", alpha: Number = -math.inf,
-            beta: Number = math.inf) -> Picture:
-    """A :class:`Picture` of ``tree`` searched (bratko step by step; other
-    algorithms rebuilt).  Given a ``result``, draw that one instead of
-    searching again (its trace is rebuilt from the result)."""
-    from ..trace import reconstruct, trace
+            algorithm: str = "bratko", alpha: Number | None = None, beta: Number | None = None,
+            depth: int | None = None, search: bool = True) -> Picture:
+    """The picture of ``tree`` searched: with a ``result``, that search
+    (its steps from the mirror, checked against it; see
+    ``pyab.trace.explain``); without, a new search (``engine``,
+    ``algorithm``, window, ``depth``); with ``search=False`` the bare tree.
+
+    :raises TypeError: when ``tree`` is not a Tree or ``result`` not a Result.
+    """
+    from ..api import expect_result, expect_tree
+    expect_tree(tree, "pyab.render.picture")
+    if not search:
+        return Picture(tree)
+    from ..trace import explain, trace
     if result is not None:
-        return Picture(tree, reconstruct(tree, result, alpha, beta))
-    return Picture(tree, trace(tree, engine, algorithm, alpha, beta))
+        expect_result(result, "pyab.render.picture")
+        a, b, d = getattr(result, "_search", (-math.inf, math.inf, None))
+        a = a if alpha is None else alpha
+        b = b if beta is None else beta
+        d = d if depth is None else depth
+        return Picture(tree, explain(tree, result, a, b, d))
+    a = -math.inf if alpha is None else alpha
+    b = math.inf if beta is None else beta
+    return Picture(tree, trace(tree, engine, algorithm, a, b, depth=depth))

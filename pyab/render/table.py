@@ -42,6 +42,9 @@ def print_table(trace: Trace, title: str = "", console: Any = None) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+    from ..text import printable
 
     piped = False
     if console is None:
@@ -49,13 +52,13 @@ def print_table(trace: Trace, title: str = "", console: Any = None) -> None:
         if not console.is_terminal:  # plain text, no padding to a width
             console, piped = Console(width=400, no_color=True, highlight=False), True
     if title:
-        console.print(title, highlight=False)
+        console.print(printable(title), highlight=False, markup=False)
     table = Table(box=box.SIMPLE_HEAD, highlight=False)
     for h in HEADERS:
         table.add_column(h, justify="right" if h in ("#", "Alpha", "Beta", "Val") else "left",
                          no_wrap=h != "what happens")
     for step, row in zip(trace.steps, rows(trace)):
-        table.add_row(*row, style=_STYLE.get(step.kind, ""))
+        table.add_row(*(Text(printable(c)) for c in row), style=_STYLE.get(step.kind, ""))
     if piped:
         with console.capture() as cap:
             console.print(table)
@@ -63,6 +66,7 @@ def print_table(trace: Trace, title: str = "", console: Any = None) -> None:
     else:
         console.print(table)
     r = trace.result
-    note = "" if trace.exact else "  (steps rebuilt from the observed calls, leaves and cuts)"
-    console.print(f"GoodPos = {r.best if r.best is not None else '(none)'}, Val = {_num(r.value)}; "
-                  f"{len(trace.steps)} steps{note}", highlight=False)
+    note = "" if trace.frames == "observed" else f"  ({trace.source})"
+    best = printable(r.best) if r.best is not None else "(none)"
+    console.print(f"GoodPos = {best}, Val = {_num(r.value)}; {len(trace.steps)} steps{note}",
+                  highlight=False, markup=False)

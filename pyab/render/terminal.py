@@ -9,14 +9,49 @@ from __future__ import annotations
 from typing import Any
 
 from ..result import bound_text
+from ..text import printable
 from ..trace import Trace, _num
 
-__all__ = ["print_tree", "rich_tree"]
+__all__ = ["print_tree", "rich_tree", "shown_nodes", "subtree_sizes"]
+
+
+def shown_nodes(tree: Any, line: list[str], max_nodes: int) -> list[bool]:
+    """Which node ids a picture of at most ``max_nodes`` lines shows: the
+    chosen line first, then the rest breadth-first (every level before the
+    next), so a big tree keeps its top and its answer."""
+    show = [False] * len(tree)
+    count = 0
+    for name in line:
+        i = tree.index[name]
+        if not show[i]:
+            show[i], count = True, count + 1
+    level = [0]
+    while level and count < max_nodes:
+        nxt = []
+        for i in level:
+            if not show[i]:
+                if count >= max_nodes:
+                    break
+                show[i], count = True, count + 1
+            nxt.extend(tree.kids[i])
+        level = nxt
+    return show
+
+
+def subtree_sizes(tree: Any) -> list[int]:
+    """The number of nodes in each node's subtree (itself included)."""
+    size = [1] * len(tree)
+    for i in range(len(tree) - 1, -1, -1):  # children have larger ids
+        for k in tree.kids[i]:
+            size[i] += size[k]
+    return size
 
 
 def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
-    """A ``rich.tree.Tree`` of ``trace`` (at most ``max_nodes`` lines; the
-    rest of a bigger tree is summarised)."""
+    """A ``rich.tree.Tree`` of ``trace``.  A tree of more than ``max_nodes``
+    nodes is cut breadth-first, keeping the chosen line whole; each node
+    with hidden children ends with one line counting the nodes hidden
+    under it (its own subtrees only)."""
     from rich.text import Text
     from rich.tree import Tree as RichTree
 
@@ -24,7 +59,10 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
     values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
     visited = set(trace.result.visited)
     horizon = set(trace.result.horizon)
-    line = set(trace.best_line()) if trace.result.visited else set()
+    best_line = trace.best_line() if trace.result.visited else []
+    line = set(best_line)
+    show = shown_nodes(tree, best_line, max_nodes)
+    size = subtree_sizes(tree) if not all(show) else None
 
     def label(i: int, dim: bool) -> Text:
         name = tree.names[i]
@@ -32,7 +70,7 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
         t = Text()
         t.append(f"{side} ", style="magenta" if side == "MAX" else "cyan")
         style = "bold green" if name in line else ""
-        t.append(name, style=style)
+        t.append(printable(name), style=style)
         if name in values:
             t.append(f" = {_num(values[name])}", style=style or "bold")
         if name in windows:
@@ -53,27 +91,28 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
 
     root = RichTree(label(0, False), guide_style="grey50")
     stack = [(root, 0, False)]
-    shown = 1
     while stack:
         node, i, dim = stack.pop()
-        ks = tree.kids[i]
         items = []
-        for k in ks:
-            if shown >= max_nodes:
-                items.append((None, k, dim))
-                break
+        hidden = hidden_kids = 0
+        for k in tree.kids[i]:
+            if not show[k]:
+                hidden += size[k]  # type: ignore[index]
+                hidden_kids += 1
+                continue
             kd = dim or tree.names[k] in cuts
             items.append((node.add(label(k, kd)), k, kd))
-            shown += 1
+        if hidden:
+            what = "node" if hidden == 1 else "nodes"
+            under = "subtree" if hidden_kids == 1 else "subtrees"
+            node.add(Text(f"... {hidden} more {what} here ({hidden_kids} {under} not shown)",
+                          style="dim"))
         for sub, k, kd in reversed(items):
-            if sub is None:
-                node.add(Text(f"... {len(tree) - shown} more nodes", style="dim"))
-            else:
-                stack.append((sub, k, kd))
+            stack.append((sub, k, kd))
     return root
 
 
-def print_tree(trace: Trace, console: Any = None) -> None:
+def print_tree(trace: Trace, console: Any = None, max_nodes: int = 2000) -> None:
     """Print the tree; colour on a terminal, plain lines (never wrapped at
     80 columns) when piped."""
     from rich.console import Console
@@ -82,15 +121,17 @@ def print_tree(trace: Trace, console: Any = None) -> None:
         if not console.is_terminal:
             wide = Console(width=100_000, no_color=True, highlight=False)
             with wide.capture() as cap:
-                wide.print(rich_tree(trace))
+                wide.print(rich_tree(trace, max_nodes))
             print("\n".join(line.rstrip() for line in cap.get().splitlines()))
             console = wide
         else:
-            console.print(rich_tree(trace))
+            console.print(rich_tree(trace, max_nodes))
     else:
-        console.print(rich_tree(trace))
+        console.print(rich_tree(trace, max_nodes))
     r = trace.result
-    console.print(f"{r.algorithm} in {r.engine}: GoodPos = {r.best if r.best is not None else '(none)'}, "
-                  f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}"
-                  + (f"; horizon: {', '.join(r.horizon)}" if r.horizon else "")
-                  + f"; {bound_text(r)}", highlight=False)
+    from ..text import shorten
+    best = printable(r.best) if r.best is not None else "(none)"
+    console.print(f"{r.algorithm} in {r.engine}: GoodPos = {best}, Val = {_num(r.value)}; "
+                  f"cut off: {shorten(r.pruned, sep=', ') if r.pruned else 'nothing'}"
+                  + (f"; horizon: {shorten(r.horizon, sep=', ')}" if r.horizon else "")
+                  + f"; {bound_text(r)}", highlight=False, markup=False)

@@ -28,16 +28,17 @@ __all__ = ["search"]
 
 
 def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-           depth: int | None = None, **_: object) -> Result:
+           depth: int | None = None, observe=None, **_: object) -> Result:
     """ALPHA-BETA-SEARCH on the root of ``tree`` in ``alpha..beta``, ``depth``
     plies deep (None: no limit)."""
     actions, _, is_max = access(tree)
-    rec = Recorder(tree, "aima")
+    rec = Recorder(tree, "aima", observe)
     visit, read = rec.visit, rec.read
     deeper = (lambda depth: None) if depth is None else (lambda depth: depth - 1)
 
     def max_value(state, alpha, beta, depth):
         """MAX-VALUE; returns (v, [(successor, value), ...])."""
+        rec.enter(state, alpha, beta)
         if depth == 0:
             return read(state), ()  # EVAL at the cut-off
         visit(state)
@@ -47,6 +48,7 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         v, scored = -math.inf, []  # v <- -inf
         for s in successors:  # for each a in ACTIONS(state) do
             w = min_value(s, alpha, beta, deeper(depth))[0]
+            rec.back(s, None, w)
             scored.append((s, w))
             v = w if w > v else v  # v <- MAX(v, MIN-VALUE(RESULT(s, a), alpha, beta))
             if v >= beta:  # if v >= beta then return v
@@ -56,6 +58,7 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
 
     def min_value(state, alpha, beta, depth):
         """MIN-VALUE; returns (v, [(successor, value), ...])."""
+        rec.enter(state, alpha, beta)
         if depth == 0:
             return read(state), ()
         visit(state)
@@ -64,7 +67,8 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
             return read(state), ()
         v, scored = math.inf, []  # v <- +inf
         for s in successors:
-            w = max_value(s, alpha, beta, deeper(depth))[0]
+            w, _ = max_value(s, alpha, beta, deeper(depth))
+            rec.back(s, None, w)
             scored.append((s, w))
             v = w if w < v else v  # v <- MIN(v, MAX-VALUE(RESULT(s, a), alpha, beta))
             if v <= alpha:  # if v <= alpha then return v

@@ -12,6 +12,14 @@ implement too.  It must record the way the Prolog side is observed:
 ``visited`` keeps each node once, in the order first seen; ``leaves`` keeps
 every read, in order.  Both are kept as node handles (ints) while the
 search runs and named once, at the end.
+
+Given an ``observe`` callback, the record also reports the frames a
+picture needs (``pyab.trace`` turns them into steps), always from MAX's
+point of view: ``enter(node, alpha, beta)`` as a search function starts on
+a node with its window, ``back(node, best, value)`` as the caller receives
+its value, and every static value read.  A nega-max search passes
+``negamax=True`` and its own signs; the record turns them round.  Without
+``observe`` the hooks cost one attribute test.
 """
 
 from __future__ import annotations
@@ -38,8 +46,11 @@ def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], A
         return tree.kids_of, tree.value_of, tree.is_max
     flags = _MAX_FLAGS.get(tree)
     if flags is None:
-        parity = (1, 0) if tree.root_side == "max" else (0, 1)  # depth % 2 -> MAX moves?
-        flags = _MAX_FLAGS[tree] = bytes(parity[d & 1] for d in tree.depth)
+        if tree.sides is not None:  # a side per node (max/min marks that do not alternate)
+            flags = _MAX_FLAGS[tree] = bytes(map(int, tree.sides))
+        else:
+            parity = (1, 0) if tree.root_side == "max" else (0, 1)  # depth % 2 -> MAX moves?
+            flags = _MAX_FLAGS[tree] = bytes(parity[d & 1] for d in tree.depth)
     return tree.kids.__getitem__, tree.values.__getitem__, flags.__getitem__
 
 
@@ -48,8 +59,8 @@ class Recorder:
     attributes (a list's ``append`` and a closure) so that a search pays
     one cheap call per event."""
 
-    def __init__(self, tree: Any, algorithm: str):
-        self.tree, self.algorithm = tree, algorithm
+    def __init__(self, tree: Any, algorithm: str, observe: Any = None):
+        self.tree, self.algorithm, self.note = tree, algorithm, observe
         self.calls: list[Hashable] = []   # every visit, repeats included
         self.leaves: list[Hashable] = []  # every read, in order
         self.visit: Callable[[Hashable], None] = self.calls.append
@@ -65,6 +76,8 @@ class Recorder:
             value = value_of(node)
             if value is None:
                 raise ValueError(f"node {tree.name_of(node)!r} has no static value")
+            if observe:
+                observe("leaf", node, value)
             return value
         self.read: Callable[[Hashable], Number] = read
         # ``read`` for a search that has visited the node already (the
@@ -76,7 +89,27 @@ class Recorder:
         """Each visited node once, in the order first seen."""
         return list(dict.fromkeys(self.calls))
 
+    def enter(self, node: Hashable, alpha: Any = None, beta: Any = None, *,
+              negamax: bool = False) -> None:
+        """A search function starts on ``node`` with the window alpha..beta
+        (None: the algorithm keeps no such bound)."""
+        if self.note:
+            if negamax and not self.tree.is_max(node):
+                alpha, beta = _neg(beta), _neg(alpha)
+            self.note("call", node, alpha, beta)
+
+    def back(self, node: Hashable, best: Hashable | None, value: Number, *,
+             negamax: bool = False) -> None:
+        """The caller received ``value`` (and ``best``, where the algorithm
+        returns a move) for ``node``."""
+        if self.note:
+            if negamax and not self.tree.is_max(node):
+                value = -value
+            self.note("return", node, best, value)
+
     def result(self, best: Hashable | None, value: Number, **extra: Any) -> Result:
+        if self.note:
+            self.note("return", self.tree.root_node, best, value)
         seen = set(self.calls)
         visited = self.calls if len(seen) == len(self.calls) else self.visited
         cut = pruned(self.tree, visited, seen)
@@ -107,6 +140,10 @@ def _namer(tree: Any, nodes: list[Hashable]) -> Callable[[Hashable], str]:
         found = get(node)
         return name_of(node) if found is None else found
     return name
+
+
+def _neg(x: Any) -> Any:
+    return None if x is None else -x
 
 
 def pruned(tree: Any, visited: list[Hashable], seen: set[Hashable]) -> list[Hashable]:

@@ -34,12 +34,13 @@ def _deeper(depthleft):
 
 
 def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-                  depth: int | None = None, **_: object) -> Result:
+                  depth: int | None = None, observe=None, **_: object) -> Result:
     """alphaBetaMax (or alphaBetaMin when MIN is to move) from the root."""
     moves, is_max = tree.kids_of, tree.is_max
-    rec = Recorder(tree, "cpw-minmax")
+    rec = Recorder(tree, "cpw-minmax", observe)
 
     def alpha_beta_max(pos, alpha, beta, depthleft):
+        rec.enter(pos, alpha, beta)
         if depthleft == 0:
             return None, rec.read(pos)  # return evaluate()
         rec.visit(pos)
@@ -48,7 +49,8 @@ def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf
             return None, rec.read(pos)
         best = None
         for move in all_moves:
-            _, score = alpha_beta_min(move, alpha, beta, _deeper(depthleft))
+            move_best, score = alpha_beta_min(move, alpha, beta, _deeper(depthleft))
+            rec.back(move, move_best, score)
             if score >= beta:
                 return move, beta  # fail hard beta-cutoff
             if score > alpha:
@@ -56,6 +58,7 @@ def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf
         return best, alpha
 
     def alpha_beta_min(pos, alpha, beta, depthleft):
+        rec.enter(pos, alpha, beta)
         if depthleft == 0:
             return None, rec.read(pos)  # MAX's point of view: see the module docs
         rec.visit(pos)
@@ -64,7 +67,8 @@ def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf
             return None, rec.read(pos)
         best = None
         for move in all_moves:
-            _, score = alpha_beta_max(move, alpha, beta, _deeper(depthleft))
+            move_best, score = alpha_beta_max(move, alpha, beta, _deeper(depthleft))
+            rec.back(move, move_best, score)
             if score <= alpha:
                 return move, alpha  # fail hard alpha-cutoff
             if score < beta:
@@ -78,10 +82,10 @@ def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf
 
 
 def _negamax(tree: Tree, name: str, routine: Callable, alpha: Number, beta: Number,
-             depth: int | None) -> Result:
+             depth: int | None, observe=None) -> Result:
     """Run a negamax ``routine(rec, pos, alpha, beta, depthleft)`` from the root,
     with the window and the value from MAX's point of view."""
-    rec = Recorder(tree, name)
+    rec = Recorder(tree, name, observe)
     root = tree.root_node
     if tree.is_max(root):
         best, value = run(tree, routine, tree, rec, root, alpha, beta, depth)
@@ -97,6 +101,7 @@ def _side_score(tree: Tree, pos, value: Number) -> Number:
 
 def _alpha_beta(tree, rec, pos, alpha, beta, depthleft):
     """The negamax alphaBeta, fail-hard."""
+    rec.enter(pos, alpha, beta, negamax=True)
     if depthleft == 0:
         return None, _side_score(tree, pos, rec.read(pos))  # quiesce(alpha, beta)
     rec.visit(pos)
@@ -105,7 +110,8 @@ def _alpha_beta(tree, rec, pos, alpha, beta, depthleft):
         return None, _side_score(tree, pos, rec.read(pos))
     best = None
     for move in all_moves:
-        _, score = _alpha_beta(tree, rec, move, -beta, -alpha, _deeper(depthleft))
+        move_best, score = _alpha_beta(tree, rec, move, -beta, -alpha, _deeper(depthleft))
+        rec.back(move, move_best, score, negamax=True)
         score = -score
         if score >= beta:
             return move, beta  # fail hard beta-cutoff
@@ -116,6 +122,7 @@ def _alpha_beta(tree, rec, pos, alpha, beta, depthleft):
 
 def _alpha_beta_fail_soft(tree, rec, pos, alpha, beta, depthleft):
     """The negamax alphaBeta, fail-soft."""
+    rec.enter(pos, alpha, beta, negamax=True)
     if depthleft == 0:
         return None, _side_score(tree, pos, rec.read(pos))
     rec.visit(pos)
@@ -124,7 +131,8 @@ def _alpha_beta_fail_soft(tree, rec, pos, alpha, beta, depthleft):
         return None, _side_score(tree, pos, rec.read(pos))
     bestscore, best = -math.inf, None
     for move in all_moves:
-        _, score = _alpha_beta_fail_soft(tree, rec, move, -beta, -alpha, _deeper(depthleft))
+        move_best, score = _alpha_beta_fail_soft(tree, rec, move, -beta, -alpha, _deeper(depthleft))
+        rec.back(move, move_best, score, negamax=True)
         score = -score
         if score >= beta:
             return move, score  # fail-soft beta-cutoff
@@ -136,12 +144,12 @@ def _alpha_beta_fail_soft(tree, rec, pos, alpha, beta, depthleft):
 
 
 def search_negamax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-                   depth: int | None = None, **_: object) -> Result:
+                   depth: int | None = None, observe=None, **_: object) -> Result:
     """The fail-hard negamax alphaBeta from the root."""
-    return _negamax(tree, "cpw-negamax", _alpha_beta, alpha, beta, depth)
+    return _negamax(tree, "cpw-negamax", _alpha_beta, alpha, beta, depth, observe)
 
 
 def search_failsoft(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-                    depth: int | None = None, **_: object) -> Result:
+                    depth: int | None = None, observe=None, **_: object) -> Result:
     """The fail-soft negamax alphaBeta from the root."""
-    return _negamax(tree, "cpw-failsoft", _alpha_beta_fail_soft, alpha, beta, depth)
+    return _negamax(tree, "cpw-failsoft", _alpha_beta_fail_soft, alpha, beta, depth, observe)

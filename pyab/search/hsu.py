@@ -51,8 +51,8 @@ def value_range(tree: Any) -> tuple[Number, Number]:
 class _Common:
     """What every version shares: the tree protocol, the record, the range."""
 
-    def __init__(self, tree: Any, name: str, depth: int | None):
-        self.tree, self.rec = tree, Recorder(tree, name)
+    def __init__(self, tree: Any, name: str, depth: int | None, observe: Any = None):
+        self.tree, self.rec = tree, Recorder(tree, name, observe)
         self.lo, self.hi = value_range(tree)
         self.depth: Number = INF if depth is None else depth
 
@@ -107,17 +107,19 @@ def _smaller(x, y):
 # -- F1: fail hard --------------------------------------------------------
 
 def search_f1(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
-              depth: int | None = None, **_: object) -> Result:
+              depth: int | None = None, observe=None, **_: object) -> Result:
     """Hsu's F1'/G1' (mini-max form, fail hard) on the root of ``tree``."""
-    c = _Common(tree, "hsu-f1", depth)
+    c = _Common(tree, "hsu-f1", depth, observe)
 
     def f1p(pos, alpha, beta, depth):  # F1': m := alpha
+        c.rec.enter(pos, alpha, beta)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.f(pos)
         m, best = alpha, None
         for p in ps:
-            _, t = g1p(p, m, beta, depth - 1)
+            p_best, t = g1p(p, m, beta, depth - 1)
+            c.rec.back(p, p_best, t)
             if t > m:
                 m, best = t, p
             if m >= beta:
@@ -127,12 +129,14 @@ def search_f1(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
         return best, m
 
     def g1p(pos, alpha, beta, depth):  # G1': m := beta
+        c.rec.enter(pos, alpha, beta)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.f(pos)
         m, best = beta, None
         for p in ps:
-            _, t = f1p(p, alpha, m, depth - 1)
+            p_best, t = f1p(p, alpha, m, depth - 1)
+            c.rec.back(p, p_best, t)
             if t < m:
                 m, best = t, p
             if m <= alpha:
@@ -145,18 +149,20 @@ def search_f1(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
 
 
 def search_f1_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
-                      depth: int | None = None, **_: object) -> Result:
+                      depth: int | None = None, observe=None, **_: object) -> Result:
     """Hsu's nega-max F1 on the root of ``tree`` (value from MAX's view)."""
-    c = _Common(tree, "hsu-f1-negamax", depth)
+    c = _Common(tree, "hsu-f1-negamax", depth, observe)
 
     def f1(pos, alpha, beta, depth):  # m := alpha; t := -F1(p_i, -beta, -m)
+        c.rec.enter(pos, alpha, beta, negamax=True)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.h(pos)
         top = c.top(pos)
         m, best = alpha, None
         for p in ps:
-            _, t0 = f1(p, -beta, -m, depth - 1)
+            p_best, t0 = f1(p, -beta, -m, depth - 1)
+            c.rec.back(p, p_best, t0, negamax=True)
             t = -t0
             if t > m:
                 m, best = t, p
@@ -172,17 +178,19 @@ def search_f1_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
 # -- F2: one-sided --------------------------------------------------------
 
 def search_f2(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
-              depth: int | None = None, **_: object) -> Result:
+              depth: int | None = None, observe=None, **_: object) -> Result:
     """Hsu's F2'(root, beta) at a MAX root, G2'(root, alpha) at a MIN root."""
-    c = _Common(tree, "hsu-f2", depth)
+    c = _Common(tree, "hsu-f2", depth, observe)
 
     def f2p(pos, beta, depth):  # m := -inf; t := G2'(p_i, m)
+        c.rec.enter(pos, -INF, beta)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.f(pos)
         m, best = -INF, None
         for p in ps:
-            _, t = g2p(p, m, depth - 1)
+            p_best, t = g2p(p, m, depth - 1)
+            c.rec.back(p, p_best, t)
             if t > m:
                 m, best = t, p
             if m == c.hi or m >= beta:
@@ -190,12 +198,14 @@ def search_f2(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
         return best, m
 
     def g2p(pos, alpha, depth):  # m := +inf; t := F2'(p_i, m)
+        c.rec.enter(pos, alpha, INF)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.f(pos)
         m, best = INF, None
         for p in ps:
-            _, t = f2p(p, m, depth - 1)
+            p_best, t = f2p(p, m, depth - 1)
+            c.rec.back(p, p_best, t)
             if t < m:
                 m, best = t, p
             if m == c.lo or m <= alpha:
@@ -207,19 +217,21 @@ def search_f2(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
 
 
 def search_f2_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
-                      depth: int | None = None, **_: object) -> Result:
+                      depth: int | None = None, observe=None, **_: object) -> Result:
     """Hsu's nega-max F2(root, bound): bound = beta at a MAX root, -alpha at
     a MIN root."""
-    c = _Common(tree, "hsu-f2-negamax", depth)
+    c = _Common(tree, "hsu-f2-negamax", depth, observe)
 
     def f2(pos, bound, depth):  # m := -inf; t := -F2(p_i, -m)
+        c.rec.enter(pos, -INF, bound, negamax=True)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.h(pos)
         top = c.top(pos)
         m, best = -INF, None
         for p in ps:
-            _, t0 = f2(p, -m, depth - 1)
+            p_best, t0 = f2(p, -m, depth - 1)
+            c.rec.back(p, p_best, t0, negamax=True)
             t = -t0
             if t > m:
                 m, best = t, p
@@ -234,17 +246,19 @@ def search_f2_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
 # -- F3: fail soft --------------------------------------------------------
 
 def search_f3(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
-              depth: int | None = None, **_: object) -> Result:
+              depth: int | None = None, observe=None, **_: object) -> Result:
     """Hsu's F3'/G3' (mini-max form, fail soft) on the root of ``tree``."""
-    c = _Common(tree, "hsu-f3", depth)
+    c = _Common(tree, "hsu-f3", depth, observe)
 
     def f3p(pos, alpha, beta, depth):  # m := -inf; t := G3'(p_i, max{m, alpha}, beta)
+        c.rec.enter(pos, alpha, beta)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.f(pos)
         m, best = -INF, None
         for p in ps:
-            _, t = g3p(p, _larger(m, alpha), beta, depth - 1)
+            p_best, t = g3p(p, _larger(m, alpha), beta, depth - 1)
+            c.rec.back(p, p_best, t)
             if t > m:
                 m, best = t, p
             if m == c.hi or m >= beta:
@@ -252,12 +266,14 @@ def search_f3(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
         return best, m
 
     def g3p(pos, alpha, beta, depth):  # m := +inf; t := F3'(p_i, alpha, min{m, beta})
+        c.rec.enter(pos, alpha, beta)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.f(pos)
         m, best = INF, None
         for p in ps:
-            _, t = f3p(p, alpha, _smaller(m, beta), depth - 1)
+            p_best, t = f3p(p, alpha, _smaller(m, beta), depth - 1)
+            c.rec.back(p, p_best, t)
             if t < m:
                 m, best = t, p
             if m == c.lo or m <= alpha:
@@ -268,18 +284,20 @@ def search_f3(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
 
 
 def search_f3_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
-                      depth: int | None = None, **_: object) -> Result:
+                      depth: int | None = None, observe=None, **_: object) -> Result:
     """Hsu's nega-max F3 on the root of ``tree`` (value from MAX's view)."""
-    c = _Common(tree, "hsu-f3-negamax", depth)
+    c = _Common(tree, "hsu-f3-negamax", depth, observe)
 
     def f3(pos, alpha, beta, depth):  # m := -inf; t := -F3(p_i, -beta, -max{m, alpha})
+        c.rec.enter(pos, alpha, beta, negamax=True)
         ps = c.successors(pos)
         if c.terminal(ps, depth):
             return None, c.h(pos)
         top = c.top(pos)
         m, best = -INF, None
         for p in ps:
-            _, t0 = f3(p, -beta, -_larger(m, alpha), depth - 1)
+            p_best, t0 = f3(p, -beta, -_larger(m, alpha), depth - 1)
+            c.rec.back(p, p_best, t0, negamax=True)
             t = -t0
             if t > m:
                 m, best = t, p

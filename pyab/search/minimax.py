@@ -24,32 +24,36 @@ INF = math.inf
 
 
 def search(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
-           depth: int | None = None, **_: object) -> Result:
+           depth: int | None = None, observe=None, **_: object) -> Result:
     """F0'(root, depth) at a MAX root, G0'(root, depth) at a MIN root."""
-    rec = Recorder(tree, "minimax")
+    rec = Recorder(tree, "minimax", observe)
 
     def successors(pos):
         rec.visit(pos)  # moves(Pos, Ps)
         return tree.kids_of(pos)
 
     def fp(pos, depth):  # F0': m := -inf; t := G0'(p_i, depth - 1)
+        rec.enter(pos)
         ps = successors(pos)
         if not ps or depth == 0:
             return None, rec.read(pos)
         m, best = -INF, None
         for p in ps:
-            _, t = gp(p, depth - 1)
+            p_best, t = gp(p, depth - 1)
+            rec.back(p, p_best, t)
             if t > m:
                 m, best = t, p
         return best, m
 
     def gp(pos, depth):  # G0': m := +inf; t := F0'(p_i, depth - 1)
+        rec.enter(pos)
         ps = successors(pos)
         if not ps or depth == 0:
             return None, rec.read(pos)
         m, best = INF, None
         for p in ps:
-            _, t = fp(p, depth - 1)
+            p_best, t = fp(p, depth - 1)
+            rec.back(p, p_best, t)
             if t < m:
                 m, best = t, p
         return best, m
@@ -60,11 +64,12 @@ def search(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
 
 
 def search_negamax(tree: Any, alpha: Number = -INF, beta: Number = INF, *,
-                   depth: int | None = None, **_: object) -> Result:
+                   depth: int | None = None, observe=None, **_: object) -> Result:
     """Hsu's nega-max F0(root, depth); the value is from MAX's view."""
-    rec = Recorder(tree, "minimax-negamax")
+    rec = Recorder(tree, "minimax-negamax", observe)
 
     def f(pos, depth):  # m := -inf; t := -F0(p_i, depth - 1); terminal: h(p)
+        rec.enter(pos)
         rec.visit(pos)
         ps = tree.kids_of(pos)
         if not ps or depth == 0:
@@ -72,7 +77,8 @@ def search_negamax(tree: Any, alpha: Number = -INF, beta: Number = INF, *,
             return None, (v if tree.is_max(pos) else -v)
         m, best = -INF, None
         for p in ps:
-            _, t0 = f(p, depth - 1)
+            p_best, t0 = f(p, depth - 1)
+            rec.back(p, p_best, t0, negamax=True)
             t = -t0
             if t > m:
                 m, best = t, p

@@ -42,10 +42,11 @@ def value_range(tree: Tree) -> tuple[Number, Number]:
 
 
 def search_path(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-                depth: int | None = None, margin: Number = 0) -> tuple[Result, list[str]]:
+                depth: int | None = None, margin: Number = 0,
+                observe=None) -> tuple[Result, list[str]]:
     """The search and its path (names, from the root's child down)."""
     moves, is_max = tree.kids_of, tree.is_max
-    rec = Recorder(tree, "module22")
+    rec = Recorder(tree, "module22", observe)
 
     def over(current_depth):
         return depth is not None and current_depth >= depth
@@ -55,6 +56,7 @@ def search_path(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, 
         return value if is_max(state) else -value
 
     def minimax_a_b(state, current_depth, current, next_):
+        rec.enter(state, next_, current, negamax=True)  # pass-thresh .. use-thresh
         if over(current_depth):  # 1. Over
             return [], sef(state)
         rec.visit(state)
@@ -64,6 +66,7 @@ def search_path(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, 
         path: list = []
         for child in children:  # 4.
             child_path, child_value = minimax_a_b(child, current_depth + 1, -next_, -current)
+            rec.back(child, child_path[0] if child_path else None, child_value, negamax=True)
             child_sef = -child_value
             if child_sef > next_ + margin:
                 next_, path = child_sef, [child, *child_path]
@@ -85,7 +88,7 @@ def search_path(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, 
 
 
 def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-           depth: int | None = None, margin: Number = 0, **_: object) -> Result:
+           depth: int | None = None, margin: Number = 0, observe=None, **_: object) -> Result:
     """Minimax(root, 0, player, largest value, smallest value); ``best`` is
     the first step of the path (None when the path is NULL)."""
-    return search_path(tree, alpha, beta, depth=depth, margin=margin)[0]
+    return search_path(tree, alpha, beta, depth=depth, margin=margin, observe=observe)[0]

@@ -35,13 +35,15 @@ __all__ = ["search"]
 
 
 def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-           depth: int | None = None, **_: object) -> Result:
-    """VALUE(root, alpha, beta), ``depth`` plies deep (None: no limit)."""
+           depth: int | None = None, observe=None, **_: object) -> Result:
+    """VALUE(root, alpha, beta), ``depth`` plies deep (None: no limit);
+    ``observe`` gets the frames (``Recorder``)."""
     moves, is_max = tree.kids_of, tree.is_max
-    rec = Recorder(tree, "strict-cut")
+    rec = Recorder(tree, "strict-cut", observe)
 
     def value(pos, alpha, beta, depth):
         """(best child or None, value) of ``pos`` in ``alpha..beta``."""
+        rec.enter(pos, alpha, beta)
         if depth == 0:
             return None, rec.read(pos)  # the horizon: a static value, no moves asked
         rec.visit(pos)
@@ -53,7 +55,8 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         if is_max(pos):
             v = -math.inf
             for k in kids:
-                _, w = yield value(k, alpha, beta, deeper)
+                k_best, w = yield value(k, alpha, beta, deeper)
+                rec.back(k, k_best, w)
                 if w > v:  # only a strictly better move replaces the first
                     v, best = w, k
                 if v > beta:  # strictly above: equality does not cut
@@ -62,7 +65,8 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         else:
             v = math.inf
             for k in kids:
-                _, w = yield value(k, alpha, beta, deeper)
+                k_best, w = yield value(k, alpha, beta, deeper)
+                rec.back(k, k_best, w)
                 if w < v:
                     v, best = w, k
                 if v < alpha:

@@ -1,0 +1,69 @@
+"""Text that is safe to show on a terminal.
+
+A node name may be any quoted text (``'King e1'``), so it may also hold an
+escape sequence that recolours or clears the screen, a bell, a carriage
+return that overwrites the line, or a bidirectional override (U+202E) that
+makes ``abc`` read as ``cba``.  :func:`printable` is the one place that
+turns such characters into visible escapes; every command that prints a
+name, a diff or an error excerpt to a terminal goes through it.  JSON
+output and the pictures (SVG, HTML, DOT) keep names exactly: they are
+escaped by their own formats and shown by programs that do not obey
+terminal control codes.
+
+    >>> printable("a\\x1b[2Jb")
+    'a\\\\x1b[2Jb'
+    >>> printable("ok name")
+    'ok name'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["printable", "shorten"]
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(ch: str) -> str:
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def _unsafe(ch: str) -> bool:
+    # Cc: C0/C1 controls and DEL (ESC, BEL, CR, ...); Cf: format characters,
+    # among them the bidi embeddings/overrides/isolates and zero-width
+    # characters; Zl/Zp: line and paragraph separators; Cs: lone surrogates
+    # (from undecodable bytes) that a terminal cannot print.
+    return unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
+
+
+def printable(s: object) -> str:
+    """``s`` as text with every control, format (bidi) and separator
+    character written as a visible escape (``\\x1b``, ``\\u202e``, ``\\n``).
+    Plain text, spaces and other scripts are kept as they are."""
+    text = str(s)
+    if text.isprintable():  # the common case: nothing to do
+        return text
+    return "".join(_escape(ch) if _unsafe(ch) else ch for ch in text)
+
+
+def shorten(names: "list[str] | tuple[str, ...]", keep: int = 8, sep: str = " ") -> str:
+    """``names`` joined by ``sep``, printable; a list longer than ``2 * keep
+    + 1`` keeps its first and last ``keep`` items around a count of the
+    rest, so that a 100,000-leaf answer stays one readable line.
+
+    >>> shorten([f"n{i}" for i in range(100)], keep=2)
+    'n0 n1 ... (96 more) ... n98 n99'
+    """
+    if len(names) <= 2 * keep + 1:
+        return printable(sep.join(names))
+    head, tail = names[:keep], names[-keep:]
+    return printable(sep.join(head) + f"{sep}... ({len(names) - 2 * keep} more) ...{sep}"
+                     + sep.join(tail))
