@@ -11,6 +11,7 @@ referee that checks they agree on value, move and cuts.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
@@ -19,13 +20,14 @@ from .facts import facts
 from .result import Result
 from .tree import Number, Tree, TreeError
 
+if TYPE_CHECKING:
+    from . import prolog
+
 __all__ = [
     "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
-    "Tree", "TreeError", "check", "dump", "facts", "load", "parse", "solve",
+    "Tree", "TreeError", "check", "dump", "engine", "facts", "load", "parse", "solve",
 ]
 __version__ = "0.1.0"
-
-ENGINES = ("prolog", "python")
 
 
 def solve(
@@ -41,24 +43,21 @@ def solve(
 ) -> Result:
     """Search ``tree`` with ``algorithm`` in ``engine`` ("prolog" or "python").
 
-    The Prolog engine runs the real program in SWI-Prolog and observes it;
-    the Python engine runs the mirror.  ``timeout`` and ``program`` apply to
-    the Prolog engine.
+    The Prolog engine runs the real program in SWI-Prolog (the default
+    :func:`engine`) and observes it; the Python engine runs the mirror.
+    ``timeout`` and ``program`` apply to the Prolog engine.
     """
-    from .tree import check_window
-    check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
-    if depth is not None:
-        from .search import algorithm as find
-        if not find(algorithm).depth_limit:
-            raise ValueError(f"{algorithm} has no depth limit (the slides' program searches to "
-                             "the leaves); --depth works with the other algorithms")
-    if engine == "prolog":
-        from . import prolog
-        return prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program)
-    if engine == "python":
-        from .search import solve_python
-        return solve_python(tree, algorithm, alpha, beta, depth)
-    raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
+    from .engines import solve as solve_in
+    return solve_in(tree, engine, algorithm, alpha, beta, depth=depth, timeout=timeout,
+                    program=program)
+
+
+def engine() -> "prolog.Engine":
+    """The default SWI-Prolog :class:`~pyab.prolog.Engine` (started on first
+    use) that :func:`solve` uses.  Make your own with ``pyab.prolog.Engine()``
+    to own (and close) a set of tree modules."""
+    from .prolog import engine as default
+    return default()
 
 
 def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,

@@ -40,12 +40,6 @@ class Result:
     algorithm: str
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    def picture(self, tree: Any) -> Any:
-        """This result drawn on ``tree``: an object Jupyter shows as SVG
-        (``_repr_svg_``; see ``pyab.render.picture``)."""
-        from .render import picture
-        return picture(tree, self)
-
     def to_json(self) -> dict[str, Any]:
         out = {
             "best": self.best,

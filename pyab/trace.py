@@ -202,37 +202,12 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
         if depth is not None:  # refused as pyab.solve refuses it
             raise ValueError("bratko has no depth limit (the slides' program searches to "
                              "the leaves); --depth works with the other algorithms")
-        from .tree import check_window
-        check_window(tree, alpha, beta)  # as pyab.solve: both engines compare alike
-        if engine == "prolog":
-            from .prolog import solve_traced
-            result, events = solve_traced(tree, alpha, beta, timeout=timeout)
-            return from_events(tree, events, result, alpha, beta)
-        if engine == "python":
-            from .search.bratko import search
-            raw: list[tuple[Any, ...]] = []
-            result = search(tree, alpha, beta, observe=lambda *e: raw.append(e))
-            return from_events(tree, _named(tree, raw), result, alpha, beta)
-        raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
-    from . import solve
-    result = solve(tree, engine=engine, algorithm=algorithm, alpha=alpha, beta=beta,
-                   depth=depth, timeout=timeout)
+        from .engines import traced
+        result, events = traced(tree, engine, alpha, beta, timeout=timeout)
+        return from_events(tree, events, result, alpha, beta)
+    from .engines import solve
+    result = solve(tree, engine, algorithm, alpha, beta, depth=depth, timeout=timeout)
     return reconstruct(tree, result, alpha, beta)
-
-
-def _named(tree: Tree, raw: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """The mirror's events with node ids turned into names."""
-    name = tree.name_of
-    out = []
-    for e in raw:
-        kind = e[0]
-        if kind == "cut":
-            out.append((*e[:1], name(e[1]), *e[2:6], tuple(name(r) for r in e[6])))
-        elif kind == "return":
-            out.append((kind, name(e[1]), None if e[2] is None else name(e[2]), e[3]))
-        else:
-            out.append((kind, name(e[1]), *e[2:]))
-    return out
 
 
 def _parents(tree: Tree) -> dict[str, str]:

@@ -34,19 +34,15 @@ examples:
 def rows(tree, alpha, beta, depth=None):
     """One dict per registered algorithm: name, both results, agreement and
     the lines of the differences."""
-    import pyab
-    from ..check import differences
+    from ..check import both
     from ..search import ALGORITHMS
     out = []
     for name, alg in ALGORITHMS.items():
         if depth is not None and not alg.depth_limit:
             continue  # the slides' program has no depth limit
-        kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=depth)
-        prolog = pyab.solve(tree, "prolog", **kw)
-        python = pyab.solve(tree, "python", **kw)
-        diff = differences(prolog, python)
-        out.append({"algorithm": name, "prolog": prolog, "python": python,
-                    "agree": not diff, "differences": diff})
+        pair = both(tree, name, alpha, beta, depth=depth)
+        out.append({"algorithm": name, "prolog": pair.prolog, "python": pair.python,
+                    "agree": pair.agree, "differences": pair.differences})
     return out
 
 

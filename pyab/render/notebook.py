@@ -35,11 +35,14 @@ class Picture:
 
 def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
             algorithm: str = "bratko", alpha: Number = -math.inf,
-            beta: Number = math.inf) -> Picture:
+            beta: Number = math.inf, search: bool = True) -> Picture:
     """A :class:`Picture` of ``tree`` searched (bratko step by step; other
     algorithms rebuilt).  Given a ``result``, draw that one instead of
-    searching again (its trace is rebuilt from the result)."""
+    searching again (its trace is rebuilt from the result); with
+    ``search=False``, the bare tree."""
     from ..trace import reconstruct, trace
+    if not search:
+        return Picture(tree)
     if result is not None:
         return Picture(tree, reconstruct(tree, result, alpha, beta))
     return Picture(tree, trace(tree, engine, algorithm, alpha, beta))
