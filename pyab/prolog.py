@@ -44,7 +44,7 @@ from .search import algorithm as find_algorithm
 from .tree import Number, Tree
 
 __all__ = ["PROLOG_DIR", "Engine", "drop", "engine", "live_modules", "resource_counts",
-           "solve", "solve_traced"]
+           "set_default", "solve", "solve_traced"]
 
 PROLOG_DIR = Path(__file__).resolve().parent.parent / "prolog"
 
@@ -603,6 +603,15 @@ def engine() -> Engine:
                 _DEFAULT = fresh
             current = _DEFAULT
     return current
+
+
+def set_default(eng: Engine) -> Engine:
+    """Make ``eng`` the default engine (e.g. ``Engine(recycle=False)`` for a
+    benchmark); returns the one it replaces (closed or not)."""
+    global _DEFAULT
+    with _RUNTIME_LOCK:
+        old, _DEFAULT = _DEFAULT, eng
+    return old  # type: ignore[return-value]
 
 
 def solve(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,

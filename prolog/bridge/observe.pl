@@ -5,10 +5,9 @@
             trace_event/1,      % +Event
             event_count/1,      % -Count
             last_event/1,       % -Event
-            record_lists/3,     % +Record, -Leaves, -Visited
+            record_lists/5,     % +Record, :Kids, -Leaves, -Visited, -Pruned
             record_counts/3,    % +Record, -Leaves, -Visited
-            record_trace/2,     % +Record, -Events
-            pruned/3            % :Kids, +Visited, -Pruned
+            record_trace/2      % +Record, -Events
           ]).
 /** <module> Watching a search: the one recording channel and the pruned walk
 
@@ -45,7 +44,7 @@ waited forever); the recorder needs no thread.
 
 :- meta_predicate
     recording(+, +, +, 0, -),
-    pruned(2, +, -).
+    record_lists(+, 2, -, -, -).
 
 %!  observe_module(+M) is det.
 %
@@ -106,9 +105,10 @@ record_(counts, R, K, P) :-
         nb_setarg(4, R, L)
     ;   true
     ).
-record_(_, R, K, P) :-
-    (   K == m, atom(P) -> E = P ; E =.. [K, P] ),
-    store_(R, E).
+record_(_, R, m, P) :-
+    (   atom(P) -> store_(R, P) ; store_(R, m(P)) ).
+record_(_, R, s, P) :-
+    store_(R, s(P)).
 
 %!  trace_event(+Event) is det.
 %
@@ -161,19 +161,39 @@ last_event(E) :-
     arg(3, R, Store),
     arg(N, Store, E).
 
-%!  record_lists(+Record, -Leaves, -Visited) is det.
+%!  record_lists(+Record, :Kids, -Leaves, -Visited, -Pruned) is det.
 %
-%   One pass over the record: the leaves (staticval/2 calls) in order,
-%   and the positions, each run of calls on the same position as one (a
-%   node is asked moves/2, then staticval/2 when it has no moves).  When
-%   a position comes back later (no program here does that), only its
-%   first run counts.
+%   The observed lists.  Leaves: every staticval/2 call, in order.
+%   Visited: every position in the order it was first queried (moves/2 or
+%   staticval/2).  Pruned: the roots of the subtrees the search cut off,
+%   the unvisited children of visited nodes, in depth-first tree order.
+%   call(Kids, P, Ks) gives the children of P (fails for a leaf); it is
+%   called outside any recording.
+%
+%   One pass over the record gives the leaves and the runs of calls on one
+%   position (a node is asked moves/2, then staticval/2 when it has no
+%   moves).  Then one walk over the tree, depth-first, finds the pruned
+%   nodes.  It first takes the runs as visited in tree order, each once,
+%   as every program here searches: then a child is visited exactly when it
+%   is the next run, and the walk needs no lookup.  If the walk does not use
+%   up the runs exactly, the search went another way (or came back to a
+%   position), and the same walk runs again over the first occurrences,
+%   asking a trie (C hash lookups) which children were visited.
 
-record_lists(record(_, N, Store, _, _, _, _), Leaves, Visited) :-
+record_lists(record(_, N, Store, _, _, _, _), Kids, Leaves, Visited, Pruned) :-
     events_lists_(1, N, Store, '$none', Leaves, Runs),
-    (   is_set_fast_(Runs)
-    ->  Visited = Runs
-    ;   first_occurrences_(Runs, Visited)
+    (   Runs == []
+    ->  Visited = [], Pruned = []
+    ;   Runs = [Root|_],
+        pruned_walk_([Root], [], Kids, in_order, Runs, Rest, Pruned0),
+        Rest == []
+    ->  Visited = Runs, Pruned = Pruned0
+    ;   first_occurrences_(Runs, Visited),
+        Visited = [Root|_],
+        setup_call_cleanup(trie_new(Seen),
+                           ( forall(member(V, Visited), ignore(trie_insert(Seen, V))),
+                             pruned_walk_([Root], [], Kids, trie(Seen), -, _, Pruned) ),
+                           trie_destroy(Seen))
     ).
 
 events_lists_(I, N, _, _, [], []) :-
@@ -194,10 +214,6 @@ events_lists_(I, N, Store, Last, Leaves, Visited) :-
         events_lists_(I1, N, Store, P, Leaves1, Visited1)
     ).
 
-is_set_fast_(List) :-
-    sort(List, Set),
-    same_length(List, Set).
-
 %   Keep the first of each position (sort/4 is stable, so @< keeps the
 %   earliest), then restore the order: sorting does it in C.
 
@@ -212,6 +228,33 @@ numbered_([P|Ps], I, [P-I|Ns]) :-
     I1 is I + 1,
     numbered_(Ps, I1, Ns).
 
+%   pruned_walk_(+Siblings, +Stack, :Kids, +Seen, +Visited0, -Visited, -Pruned):
+%   Siblings are the nodes still to walk at this level, Stack those of the
+%   levels above (a list of lists, so no list of children is copied, and no
+%   deep recursion on long chains).  Seen is `in_order` (a node is visited
+%   when it is the head of Visited0, which it then leaves) or trie(T).
+
+pruned_walk_([], Stack, Kids, Seen, V0, V, Pruned) :-
+    (   Stack = [Siblings|Stack1]
+    ->  pruned_walk_(Siblings, Stack1, Kids, Seen, V0, V, Pruned)
+    ;   V = V0,
+        Pruned = []
+    ).
+pruned_walk_([K|Siblings], Stack, Kids, Seen, V0, V, Pruned) :-
+    (   seen_(Seen, K, V0, V1)
+    ->  (   call(Kids, K, Ks)
+        ->  pruned_walk_(Ks, [Siblings|Stack], Kids, Seen, V1, V, Pruned)
+        ;   pruned_walk_(Siblings, Stack, Kids, Seen, V1, V, Pruned)
+        )
+    ;   Pruned = [K|Pruned1],
+        pruned_walk_(Siblings, Stack, Kids, Seen, V0, V, Pruned1)
+    ).
+
+seen_(in_order, K, [V|Vs], Vs) :-
+    V == K.
+seen_(trie(T), K, Vs, Vs) :-
+    trie_lookup(T, K, _).
+
 %!  record_counts(+Record, -Leaves, -Visited) is det.
 
 record_counts(record(counts, _, _, Leaves, Visited, _, _), Leaves, Visited).
@@ -222,33 +265,3 @@ record_counts(record(counts, _, _, Leaves, Visited, _, _), Leaves, Visited).
 
 record_trace(record(_, N, Store, _, _, _, _), Events) :-
     findall(E, ( between(1, N, I), arg(I, Store, t(E)) ), Events).
-
-%!  pruned(:Kids, +Visited, -Pruned) is det.
-%
-%   The roots of the subtrees the search cut off: the unvisited children
-%   of visited nodes, in depth-first tree order.  call(Kids, P, Ks) gives
-%   the children of P (fails for a leaf); it is called outside any
-%   recording.  The visited set is a trie (C hash lookups); the walk runs
-%   on an explicit agenda (no deep recursion on long chains).
-
-pruned(_, [], []) :- !.
-pruned(Kids, [Root|Visited], Pruned) :-
-    setup_call_cleanup(trie_new(Seen),
-                       ( forall(member(V, [Root|Visited]), ignore(trie_insert(Seen, V))),
-                         pruned_walk_([node(Root)], Kids, Seen, Pruned) ),
-                       trie_destroy(Seen)).
-
-pruned_walk_([], _, _, []).
-pruned_walk_([cut(P)|Agenda], Kids, Seen, [P|Pruned]) :-
-    pruned_walk_(Agenda, Kids, Seen, Pruned).
-pruned_walk_([node(P)|Agenda0], Kids, Seen, Pruned) :-
-    (   call(Kids, P, Ks)
-    ->  agenda_items_(Ks, Seen, Agenda0, Agenda)
-    ;   Agenda = Agenda0
-    ),
-    pruned_walk_(Agenda, Kids, Seen, Pruned).
-
-agenda_items_([], _, Agenda, Agenda).
-agenda_items_([K|Ks], Seen, Agenda0, [Item|Agenda]) :-
-    (   trie_lookup(Seen, K, _) -> Item = node(K) ; Item = cut(K) ),
-    agenda_items_(Ks, Seen, Agenda0, Agenda).

@@ -149,25 +149,27 @@ answer_(Tree, Best, Val, Record, Out) :-
     format(string(ValS), "~q", [Val]),
     (   record_counts(Record, NL, NV)
     ->  Parts = ["ok", BestFlag, BestS, ValS, NL, NV, 0]
-    ;   record_lists(Record, Leaves, Visited),
-        pruned(children_(Tree), Visited, Pruned),
+    ;   (   rules_module(Tree, _, _)
+        ->  Kids = Tree:moves, Text = position_text(Tree)
+        ;   Kids = Tree:tree, Text = name_text_
+        ),
+        record_lists(Record, Kids, Leaves, Visited, Pruned),
         length(Leaves, NL), length(Visited, NV), length(Pruned, NP),
-        maplist(position_text(Tree), Leaves, LeafS),
-        maplist(position_text(Tree), Visited, VisitedS),
-        maplist(position_text(Tree), Pruned, PrunedS),
+        maplist(Text, Leaves, LeafS),
+        maplist(Text, Visited, VisitedS),
+        maplist(Text, Pruned, PrunedS),
         append([["ok", BestFlag, BestS, ValS, NL, NV, NP], LeafS, VisitedS, PrunedS], Parts)
     ),
     atomic_list_concat(Parts, '\u0000', OutA),
     atom_string(OutA, Out).
 
-%   A node's children for the pruned walk: tree/2 of a fact tree (the
-%   facts as loaded), moves/2 of a rules tree (called outside the record).
+%   A fact tree's node names are atoms, their own text (a part for
+%   atomic_list_concat/3 as they are).  The children for the pruned walk:
+%   tree/2 of a fact tree (the facts as loaded), moves/2 of a rules tree
+%   (called outside the record, so nothing is recorded).
 
-children_(Tree, P, Kids) :-
-    (   rules_module(Tree, _, _)
-    ->  Tree:moves(P, Kids)
-    ;   Tree:tree(P, Kids)
-    ).
+name_text_(P, S) :-
+    (   atom(P) -> S = P ; format(string(S), "~q", [P]) ).
 
 %   Without a limit from the caller, a big tree gets room: the slides'
 %   program recurses once per sibling (boundedbest/5 and goodenough/7 are
