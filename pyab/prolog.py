@@ -39,6 +39,7 @@ from typing import Any
 
 from .errors import Error, PrologError, SearchTimeout
 from .facts import number
+from .resources import prolog_dir
 from .result import Result
 from .search import algorithm as find_algorithm
 from .tree import Number, Tree
@@ -46,7 +47,7 @@ from .tree import Number, Tree
 __all__ = ["PROLOG_DIR", "Engine", "drop", "engine", "live_modules", "resource_counts",
            "set_default", "solve", "solve_traced"]
 
-PROLOG_DIR = Path(__file__).resolve().parent.parent / "prolog"
+PROLOG_DIR = prolog_dir()
 
 # SWI-Prolog.h (9.x) constants used below.
 _PL_ATOM, _PL_STRING = 2, 6

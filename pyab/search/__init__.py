@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..resources import prolog_dir
 from ..result import Result
 from ..tree import Number, Tree
 
 __all__ = ["ALGORITHMS", "Algorithm", "REGISTRY", "algorithm", "python_search", "solve_python"]
 
 #: The registry, next to the Prolog programs (the bridge finds it there too).
-REGISTRY = Path(__file__).resolve().parent.parent.parent / "prolog" / "algorithms.json"
+REGISTRY = prolog_dir() / "algorithms.json"
 
 
 @dataclass(frozen=True)
