@@ -42,23 +42,23 @@ def solve(
     (implicit trees only) skips the lists of names in Prolog; either engine
     then puts ``leaves_count`` and ``visited_count`` in ``Result.extra``.
     """
-    from .search import algorithm as find
+    from .arguments import check_search
+    from .result import finish
     from .tree import check_window
+    check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)
     check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
-    if depth is not None and not find(algorithm).depth_limit:
-        raise ValueError(f"{algorithm} has no depth limit (the slides' program searches to "
-                         "the leaves); --depth works with the other algorithms")
     if engine == "prolog":
         from . import prolog
-        return prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
-                            program=program, names=names)
-    if engine == "python":
+        result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
+                              program=program, names=names)
+    elif engine == "python":
         from .search import solve_python
         result = solve_python(tree, algorithm, alpha, beta, depth)
         if not names:
             result.extra.update(leaves_count=len(result.leaves), visited_count=len(result.visited))
-        return result
-    raise _unknown(engine)
+    else:
+        raise _unknown(engine)
+    return finish(result, tree, alpha, beta)  # horizon and bound, alike for both engines
 
 
 def traced(tree: Tree, engine: str = "prolog", alpha: Number = -math.inf,

@@ -40,6 +40,8 @@ def rows(tree, alpha, beta, depth=None):
     for name, alg in ALGORITHMS.items():
         if depth is not None and not alg.depth_limit:
             continue  # the slides' program has no depth limit
+        if not tree.alternating and not alg.any_sides:
+            continue  # it needs sides that alternate (pyab.arguments)
         pair = both(tree, name, alpha, beta, depth=depth)
         out.append({"algorithm": name, "prolog": pair.prolog, "python": pair.python,
                     "agree": pair.agree, "differences": pair.differences})

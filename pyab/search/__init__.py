@@ -45,6 +45,7 @@ class Algorithm:
     function: str = "search"  # the search function in that module
     depth_limit: bool = True   # does it take a depth limit (--depth)?
     entry: str = ""            # the entry goal template (Prolog text)
+    any_sides: bool = False    # does it ask each node who moves (trees whose sides do not alternate)?
 
 
 def _read_registry(path: Path) -> dict[str, Algorithm]:
@@ -54,7 +55,8 @@ def _read_registry(path: Path) -> dict[str, Algorithm]:
         module, _, function = row["python"].partition(":")
         table[row["name"]] = Algorithm(
             name=row["name"], module=module, prolog_file=row["prolog"], summary=row["summary"],
-            function=function or "search", depth_limit=bool(row["depth_limit"]), entry=row["entry"])
+            function=function or "search", depth_limit=bool(row["depth_limit"]), entry=row["entry"],
+            any_sides=bool(row.get("any_sides", False)))
     return table
 
 
