@@ -30,19 +30,20 @@ true"""
 
 # The observed run without the bridge around it: the tree loaded packed into
 # a module whose moves/2 and staticval/2 record every call, searched once by
-# solve/9, then five more times, each timed and followed by building the
-# answer lists from the record (collect/4), also timed.
+# solve/9, then five more times, each timed (inside recording/5, as solve/9
+# runs it) and followed by building the answer from the record (answer_/5 of
+# prolog/bridge/run.pl), also timed.
 _OBSERVED = """\
 read_file_to_string('{names}', N, []), read_file_to_string('{shape}', S, []),
-pyab_bridge:load_packed_safe(pyab_big, N, S, "ok"),
+pyab_bridge:load_packed(pyab_big, N, S),
 pyab_bridge:solve(pyab_big, pyab_big_p, "{program}", bratko, "{root}", "-1.0Inf", "1.0Inf", "inf 0.0", Out),
 sub_string(Out, 0, 2, _, "ok"),
+pyab_store:tree_nodes(pyab_big, Nodes), Size is max(1024, min(Nodes // 4, 1 << 20)),
 forall(member(K, [second, warm2, warm3, warm4, warm5]),
-       ( pyab_bridge:events_reset_(pyab_big),
-         statistics(cputime, C0), get_time(W0),
-         once(pyab_big_p:alphabeta({root}, -inf, inf, B, V)),
+       ( statistics(cputime, C0), get_time(W0),
+         pyab_observe:recording(names, Size, inf, pyab_big_p:alphabeta({root}, -inf, inf, B, V), R),
          get_time(W1), statistics(cputime, C1),
-         pyab_bridge:collect(pyab_big, B, V, _),
+         pyab_run:answer_(pyab_big, B, V, R, _),
          get_time(W2), statistics(cputime, C2),
          format("search_~w_wall=~f~nsearch_~w_cpu=~f~ncollect_~w_wall=~f~ncollect_~w_cpu=~f~n",
                 [K, W1 - W0, K, C1 - C0, K, W2 - W1, K, C2 - C1]) ))"""
@@ -88,8 +89,8 @@ def rows(size: int, tmp: Path, full: bool = False) -> list[Row]:
 
     # -- load into SWI-Prolog: packed against swipl consulting the facts ---
     eng = prolog.engine()
-    with prolog._LOCK:
-        t_load, _ = timed(lambda: prolog._module(eng, tree))
+    with eng.lock:
+        t_load, _ = timed(lambda: eng._module(tree))
     bare = swipl_timed(_BARE.format(facts=facts_file, root=tree.root),
                        [str(ROOT / "prolog" / "alphabeta.pl")])
     _warm_median(bare, "second")
@@ -98,12 +99,12 @@ def rows(size: int, tmp: Path, full: bool = False) -> list[Row]:
                    "swipl consulting `pyab facts` output", secs(Timing(bare["consult_wall"], bare["consult_cpu"])),
                    speedup, f"{speedup:.1f}x faster", ">= 3x", speedup >= 3))
     if full:
-        with prolog._LOCK:
-            t_text, _ = timed(lambda: eng.call("load_tree_safe", [("atom", "pyab_bench_text"),
-                                                                  ("string", facts(tree)), None]))
+        with eng.lock:
+            t_text, _ = timed(lambda: eng.call("load_tree", [("atom", "pyab_bench_text"),
+                                                             ("string", facts(tree))]))
             eng.call("drop", [("atom", "pyab_bench_text")])
         out.append(Row("load into SWI-Prolog (packed, in-process)", secs(t_load),
-                       "fact text, read_term + assertz (the old load_tree/2)", secs(t_text),
+                       "fact text, read_term + assertz (load_tree/2)", secs(t_text),
                        t_text.cpu / t_load.cpu, f"{t_text.cpu / t_load.cpu:.1f}x faster", "-", None))
 
     # -- solve with observation: first (program load, indexes) and warm ----
@@ -139,26 +140,27 @@ def rows(size: int, tmp: Path, full: bool = False) -> list[Row]:
                    "bare alphabeta/5 in swipl, same tree, warm",
                    secs(Timing(bare["second_wall"], bare["second_cpu"])), over_s,
                    f"{over_s:.2f}x the bare run", "<= 1.3x", over_s <= 1.3))
-    out.append(Row("  then building the answer from the record (collect/4)",
+    out.append(Row("  then building the answer from the record (answer_/5)",
                    secs(Timing(obs["collect_wall"], obs["collect_cpu"])), "bare alphabeta/5, warm",
                    secs(Timing(bare["second_wall"], bare["second_cpu"])), None,
                    f"{obs['collect_cpu'] / bare['second_cpu']:.2f}x the bare run", "-", None))
 
     # -- a million names back: minimax reads every node -------------------
     mark: dict[str, float] = {}
-    real_call = eng.call
+    rt = eng._rt  # the runtime the engine calls through
+    real_call = rt.call
 
     def call(*a, **k):
         answer = real_call(*a, **k)
         mark["back"] = time.perf_counter()
         return answer
 
-    eng.call = call  # type: ignore[method-assign]
+    rt.call = call  # type: ignore[method-assign]
     try:
         t_mm, mm = timed(lambda: pyab.solve(tree, algorithm="minimax"))
         unpack = time.perf_counter() - mark["back"]
     finally:
-        del eng.call
+        del rt.call
     names = len(mm.leaves) + len(mm.visited) + len(mm.pruned)
     out.append(Row(f"names back into Python (minimax: {names:,} names)",
                    f"{unpack:.2f} s after the Prolog call", "the whole observed minimax solve",

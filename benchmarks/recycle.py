@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.recycle`` runs each measurement twice in fresh
 processes: once as pyab runs (a fact tree's module is emptied and reused
-when its ``Tree`` is gone) and once with ``pyab.prolog._RECYCLE = False``
+when its ``Tree`` is gone) and once with ``pyab.prolog.Engine(recycle=False)``
 (every module destroyed, as before).  It prints one Markdown table:
 
 * per load/solve/drop cycle, over ``--cycles`` cycles after a warm-up: the
@@ -27,7 +27,7 @@ import gc, json, sys
 import pyab
 from pyab import prolog
 from benchmarks.measure import rss_mb
-prolog._RECYCLE = {recycle}
+prolog.set_default(prolog.Engine(recycle={recycle}))
 def cycle(i):
     t = pyab.parse(f"a(b(c={{i}}, 'n{{i}}x'={{i % 7}}), e(f=3, 'u{{i}}'=2))")
     assert pyab.solve(t).value == max(min(i, i % 7), 2)
@@ -46,7 +46,7 @@ CHECK = """
 import sys
 from pyab import prolog
 from pyab.cli import main
-prolog._RECYCLE = {recycle}
+prolog.set_default(prolog.Engine(recycle={recycle}))
 sys.exit(main(["check", "--random", "{n}", "--seed", "1", "--algorithm", "{alg}"]))
 """
 

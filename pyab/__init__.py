@@ -11,6 +11,8 @@ referee that checks they agree on value, move and cuts.
 from __future__ import annotations
 
 import math
+import sys as _sys
+from typing import TYPE_CHECKING
 
 from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
@@ -19,13 +21,14 @@ from .facts import facts
 from .result import Result
 from .tree import Number, Tree, TreeError
 
+if TYPE_CHECKING:
+    from . import prolog
+
 __all__ = [
     "ArgumentError", "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
-    "Tree", "TreeError", "check", "dump", "facts", "load", "parse", "solve",
+    "Tree", "TreeError", "check", "dump", "engine", "facts", "load", "parse", "solve",
 ]
 __version__ = "0.2.0"
-
-ENGINES = ("prolog", "python")
 
 
 def solve(
@@ -41,29 +44,17 @@ def solve(
 ) -> Result:
     """Search ``tree`` with ``algorithm`` in ``engine`` ("prolog" or "python").
 
-    The Prolog engine runs the real program in SWI-Prolog and observes it;
-    the Python engine runs the mirror.  ``timeout`` and ``program`` apply to
-    the Prolog engine.
+    The Prolog engine runs the real program in SWI-Prolog (the default
+    :func:`engine`) and observes it; the Python engine runs the mirror.
+    ``timeout`` and ``program`` apply to the Prolog engine.
     """
     from .api import expect_tree
     expect_tree(tree, "pyab.solve")
-    from .arguments import check_search
-    from .result import finish
-    from .tree import check_window
-    check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)
-    check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
-    if engine == "prolog":
-        from . import prolog
-        result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
-                              program=program)
-    elif engine == "python":
-        from .search import solve_python
-        result = solve_python(tree, algorithm, alpha, beta, depth)
-    else:
-        raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
-    result = finish(result, tree, alpha, beta)  # horizon and bound, alike for both engines
-    # what the result's picture needs to show this very search (not compared, not in
-    # JSON); the tree weakly, so that a kept result does not keep a tree's module alive
+    from .engines import solve as solve_in
+    result = solve_in(tree, engine, algorithm, alpha, beta, depth=depth, timeout=timeout,
+                      program=program)
+    # What the result's picture needs to show this very search (not compared, not in
+    # JSON); the tree weakly, so that a kept result does not keep a tree's module alive.
     import weakref
     try:
         object.__setattr__(result, "_tree", weakref.ref(tree))
@@ -71,6 +62,14 @@ def solve(
         pass
     object.__setattr__(result, "_search", (alpha, beta, depth))
     return result
+
+
+def engine() -> "prolog.Engine":
+    """The default SWI-Prolog :class:`~pyab.prolog.Engine` (started on first
+    use) that :func:`solve` uses.  Make your own with ``pyab.prolog.Engine()``
+    to own (and close) a set of tree modules."""
+    from .prolog import engine as default
+    return default()
 
 
 def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
@@ -83,3 +82,8 @@ def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
     from .api import expect_tree
     expect_tree(tree, "pyab.check")
     return _check_module.compare(tree, algorithm, alpha, beta, **kw)
+
+
+if "IPython" in _sys.modules:  # a notebook or IPython: Trees and Results show as pictures
+    from .render.notebook import register_ipython as _register_ipython
+    _register_ipython()

@@ -17,10 +17,10 @@ from typing import Any
 
 from .errors import ArgumentError
 
-__all__ = ["expect_path", "expect_result", "expect_text", "expect_tree"]
+__all__ = ["expect_path", "expect_text", "expect_tree", "kind"]
 
 
-def _kind(obj: Any) -> str:
+def kind(obj: Any) -> str:
     name = type(obj).__name__
     return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
 
@@ -36,23 +36,16 @@ def expect_tree(obj: Any, where: str) -> None:
         how = "use pyab.load(path)"
     else:
         how = "use pyab.parse(text) or pyab.load(path)"
-    raise ArgumentError(f"{where}: expected a Tree, got {_kind(obj)}: {how}")
-
-
-def expect_result(obj: Any, where: str) -> None:
-    from .result import Result
-    if not isinstance(obj, Result):
-        raise ArgumentError(f"{where}: expected a Result, got {_kind(obj)}: "
-                            "use pyab.solve(tree)")
+    raise ArgumentError(f"{where}: expected a Tree, got {kind(obj)}: {how}")
 
 
 def expect_text(obj: Any, where: str) -> None:
     if not isinstance(obj, str):
         how = " (decode it first: data.decode('utf-8'))" if isinstance(obj, bytes) else \
             "; for a file use pyab.load(path)" if isinstance(obj, os.PathLike) else ""
-        raise ArgumentError(f"{where}: expected the tree's text (a str), got {_kind(obj)}{how}")
+        raise ArgumentError(f"{where}: expected the tree's text (a str), got {kind(obj)}{how}")
 
 
 def expect_path(obj: Any, where: str) -> None:
     if not isinstance(obj, (str, os.PathLike)):
-        raise ArgumentError(f"{where}: expected a file path (str or pathlib.Path), got {_kind(obj)}")
+        raise ArgumentError(f"{where}: expected a file path (str or pathlib.Path), got {kind(obj)}")

@@ -27,6 +27,8 @@ from .errors import DSLError
 from .facts import number as number_text
 from .facts import quote
 from .flatscan import scan
+from .quoted import Bad as _Bad
+from .quoted import unquote as _unquote
 from .treescan import _HEAD, scan_list, scan_nested
 from .tree import Number, Tree, TreeError, build, build_plain
 
@@ -38,49 +40,6 @@ _TERMINALS = {
     "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQUAL": "'='",
     "__ANON_0": "'->'", "$END": "the end of the file",
 }
-
-_ESCAPE = re.compile(
-    r"\\(x[0-9a-fA-F]+\\|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]+\\|.)|''", re.S
-)
-_SIMPLE = {"\\": "\\", "'": "'", '"': '"', "`": "`", "n": "\n", "t": "\t",
-           "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b",
-           "s": " "}
-
-
-class _Bad(Exception):
-    """A problem found inside the transformer, with its token."""
-
-    def __init__(self, message: str, token: Token):
-        super().__init__(message)
-        self.message, self.token = message, token
-
-
-def _unquote(token: Token) -> str:
-    body = token[1:-1]
-
-    def one(m: re.Match[str]) -> str:
-        if m.group(0) == "''":
-            return "'"
-        esc = m.group(1)
-        if esc in _SIMPLE:
-            return _SIMPLE[esc]
-        if esc[0] in "xuU" and len(esc) > 1:
-            code = int(esc[1:].rstrip("\\"), 16)
-        elif esc[0] in "01234567":
-            code = int(esc.rstrip("\\"), 8)
-        else:
-            raise _Bad(f"unknown escape \\{esc} in a quoted name", token)
-        if code == 0:
-            raise _Bad("a name cannot contain the NUL character", token)
-        if code > 0x10FFFF:
-            raise _Bad(f"escape \\{esc} is not a character a name may hold", token)
-        return chr(code)
-
-    name = _ESCAPE.sub(one, body)
-    if "\0" in name:
-        raise _Bad("a name cannot contain the NUL character", token)
-    return name
-
 
 def _pos(token: Token) -> tuple[int, int]:
     return (token.line or 0, token.column or 0)

@@ -67,7 +67,8 @@ def unquote(name: str) -> str | None:
     if "\\" not in body:  # then a quote inside is always doubled
         body = body.replace("''", "'")
         return body if "\0" not in body else None
-    from .dsl import _Bad, _unquote
+    from .quoted import Bad as _Bad
+    from .quoted import unquote as _unquote
     try:
         return _unquote(name)  # type: ignore[arg-type]
     except _Bad:

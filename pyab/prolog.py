@@ -1,23 +1,33 @@
-"""The pyswip bridge: one SWI-Prolog engine per process, one module per tree.
+"""The SWI-Prolog engine: :class:`Engine`, one module per tree.
 
-Data crosses only as string arguments of fixed predicates in
-``prolog/pyab_bridge.pl`` (through the C interface that pyswip loads), never
-as query text.  Answers come back as one string with NUL-separated fields,
+Data crosses only as string arguments of fixed predicates of the bridge
+(``prolog/pyab_bridge.pl``), through SWI-Prolog's C interface, never as
+query text.  Answers come back as one string with NUL-separated fields,
 which sidesteps pyswip's slow list conversion and its 64-bit integer
-wrapping (numbers travel as their Prolog text).
+wrapping (numbers travel as their Prolog text).  A Prolog exception reaches
+Python as :class:`~pyab.errors.PrologError` carrying the exception term as
+text (``.term``) and SWI-Prolog's message for it.
 
-A tree is loaded into module ``pyab_t<N>`` the first time it is solved and
-stays there while the :class:`~pyab.tree.Tree` object lives.  When the object
-is garbage-collected, the next call recycles the module of a fact tree: it is
-emptied (``recycle/1`` in the bridge) and kept, with its observation wrappers
-and program modules, on a free list for the next tree to load into.  (SWI-Prolog
-9.0.4 never frees a wrapper's closure, so destroying a module leaked about
-2 Kb.)  The module of a tree given as rules (``prolog_source()``), or one whose
-load failed, is destroyed instead.  Calls are serialised by one lock.
+SWI-Prolog can be started only once per process, so every :class:`Engine`
+shares that one runtime (and one lock: calls into it are serialised).  What
+an engine owns is its modules: a tree is loaded into module ``pyab_t<N>`` the
+first time the engine solves it and stays there while the
+:class:`~pyab.tree.Tree` object lives.  When the object is garbage-collected,
+the next call of that engine recycles the module: it is emptied
+(``recycle/1`` in ``prolog/bridge/store.pl``) and kept, with its
+observation wrappers and program modules, on the engine's free list for the
+next tree to load into (SWI-Prolog 9.0.4 never frees a wrapper's closure,
+so destroying a module leaked about 2 Kb).  A tree given as rules
+(``prolog_source()``) is recycled into a module of the same rules file.
+:meth:`Engine.close` drops every module the engine made.
+
+``pyab.solve`` and the functions of this module use the default engine,
+:func:`engine`.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import itertools
 import math
@@ -27,25 +37,57 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from .errors import PrologError, SearchTimeout
-from .facts import facts, number
+from .errors import Error, PrologError, SearchTimeout
+from .facts import number
 from .resources import prolog_dir
 from .result import Result
 from .search import algorithm as find_algorithm
 from .tree import Number, Tree
 
-__all__ = ["PROLOG_DIR", "engine", "solve"]
+__all__ = ["PROLOG_DIR", "Engine", "drop", "engine", "live_modules", "resource_counts",
+           "set_default", "solve", "solve_traced"]
 
 PROLOG_DIR = prolog_dir()
 
 # SWI-Prolog.h (9.x) constants used below.
 _PL_ATOM, _PL_STRING = 2, 6
 _REP_UTF8 = 0x00100000
-_CVT_ATOM, _CVT_STRING, _CVT_EXCEPTION = 0x1, 0x2, 0x1000
+_CVT_ATOM, _CVT_STRING, _CVT_WRITEQ = 0x1, 0x2, 0x200
 _BUF_STACK = 0x00010000
 _PL_Q_NODEBUG, _PL_Q_CATCH_EXCEPTION = 0x04, 0x08
 
 _INT = re.compile(r"[+-]?\d+\Z")
+
+_c = ctypes
+# (name, restype, argtypes) of every libswipl function used here.  Each gets
+# a function object of its own (lib[name] is not cached), so pyswip's
+# prototypes of the same functions (lib.name) are never changed.
+_PROTOTYPES: list[tuple[str, Any, list[Any]]] = [
+    ("PL_put_chars", _c.c_int, [_c.c_size_t, _c.c_int, _c.c_size_t, _c.c_char_p]),
+    ("PL_get_nchars", _c.c_int, [_c.c_size_t, _c.POINTER(_c.c_size_t),
+                                 _c.POINTER(_c.c_char_p), _c.c_uint]),
+    ("PL_new_term_refs", _c.c_size_t, [_c.c_int]),
+    ("PL_put_term", _c.c_int, [_c.c_size_t, _c.c_size_t]),
+    ("PL_predicate", _c.c_void_p, [_c.c_char_p, _c.c_int, _c.c_char_p]),
+    ("PL_call_predicate", _c.c_int, [_c.c_void_p, _c.c_int, _c.c_void_p, _c.c_size_t]),
+    ("PL_open_query", _c.c_size_t, [_c.c_void_p, _c.c_int, _c.c_void_p, _c.c_size_t]),
+    ("PL_next_solution", _c.c_int, [_c.c_size_t]),
+    ("PL_cut_query", _c.c_int, [_c.c_size_t]),
+    ("PL_open_foreign_frame", _c.c_size_t, []),
+    ("PL_discard_foreign_frame", None, [_c.c_size_t]),
+    ("PL_thread_self", _c.c_int, []),
+    ("PL_thread_destroy_engine", _c.c_int, []),
+    ("PL_thread_attach_engine", _c.c_int, [_c.c_void_p]),
+    ("PL_exception", _c.c_size_t, [_c.c_size_t]),
+    ("PL_clear_exception", None, []),
+    ("PL_get_atom", _c.c_int, [_c.c_size_t, _c.POINTER(_c.c_size_t)]),
+    ("PL_unregister_atom", None, [_c.c_size_t]),
+    # PL_get_nchars(BUF_STACK) keeps each answer's text in a buffer that only
+    # a string-buffer mark releases; outside a Prolog query nothing else does
+    # (measured: 544 bytes of resident memory per call).
+    ("PL_mark_string_buffers", None, [_c.POINTER(_c.c_size_t)]),
+    ("PL_release_string_buffers_from_mark", None, [_c.c_size_t]),
+]
 
 
 def _parse_number(text: str) -> Number:
@@ -58,8 +100,9 @@ def _parse_number(text: str) -> Number:
     return float(text)
 
 
-class _Engine:
-    """The process's SWI-Prolog, reached through pyswip's C bindings."""
+class _Runtime:
+    """The process's SWI-Prolog, reached through libswipl (loaded by pyswip).
+    One per process; every :class:`Engine` calls through it."""
 
     def __init__(self) -> None:
         from .swi_home import configure; configure()  # noqa: E702  (so pyswip starts no swipl)
@@ -71,47 +114,17 @@ class _Engine:
             # ended, pyswip's PL_cleanup() at exit (from the main thread) cannot
             # stop that engine and prints "Failed to stop Prolog threads".
             # Nothing pyab loads needs SWI's cleanup, so skip it.
-            import atexit
             atexit.unregister(core.cleanupProlog)
-        lib = core._lib
-        self._lib = lib
-        lib.PL_put_chars.argtypes = [ctypes.c_size_t, ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p]
-        lib.PL_put_chars.restype = ctypes.c_int
-        lib.PL_get_nchars.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t),
-                                      ctypes.POINTER(ctypes.c_char_p), ctypes.c_uint]
-        lib.PL_get_nchars.restype = ctypes.c_int
-        lib.PL_new_term_refs.argtypes = [ctypes.c_int]
-        lib.PL_new_term_refs.restype = ctypes.c_size_t
-        lib.PL_predicate.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
-        lib.PL_predicate.restype = ctypes.c_void_p
-        lib.PL_call_predicate.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
-        lib.PL_call_predicate.restype = ctypes.c_int
-        lib.PL_open_foreign_frame.restype = ctypes.c_size_t
-        lib.PL_discard_foreign_frame.argtypes = [ctypes.c_size_t]
-        lib.PL_thread_self.restype = ctypes.c_int
-        lib.PL_thread_destroy_engine.restype = ctypes.c_int
-        lib.PL_thread_attach_engine.argtypes = [ctypes.c_void_p]
-        lib.PL_thread_attach_engine.restype = ctypes.c_int
-        lib.PL_exception.argtypes = [ctypes.c_size_t]
-        lib.PL_exception.restype = ctypes.c_size_t
-        # Own function objects (lib[...] is not cached): pyswip calls these
-        # two with other argument types.
-        self._get_atom = lib["PL_get_atom"]
-        self._get_atom.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
-        self._get_atom.restype = ctypes.c_int
-        self._unregister_atom = lib["PL_unregister_atom"]
-        self._unregister_atom.argtypes = [ctypes.c_size_t]
-        self._unregister_atom.restype = None
-        lib.PL_clear_exception.restype = None
-        # PL_get_nchars(BUF_STACK) keeps each answer's text in a buffer that
-        # only a string-buffer mark releases; outside a Prolog query nothing
-        # else does (measured: 544 bytes of resident memory per call).
-        lib.PL_mark_string_buffers.argtypes = [ctypes.POINTER(ctypes.c_size_t)]
-        lib.PL_mark_string_buffers.restype = None
-        lib.PL_release_string_buffers_from_mark.argtypes = [ctypes.c_size_t]
-        lib.PL_release_string_buffers_from_mark.restype = None
+        self.lock = threading.RLock()
+        self.counter = itertools.count(1)  # module names are per process
+        self.thread = threading.local()
+        f: dict[str, Any] = {}
+        for name, restype, argtypes in _PROTOTYPES:
+            fn = core._lib[name]
+            fn.restype, fn.argtypes = restype, argtypes
+            f[name] = fn
+        self.f = f
         self._preds: dict[tuple[str, int, str], int] = {}
-
         self.call("set_prolog_flag", [("atom", "debug_on_error"), ("atom", "false")], module="system")
         self.call("set_prolog_flag", [("atom", "report_error"), ("atom", "false")], module="system")
         self.call("ensure_loaded", [("atom", str(PROLOG_DIR / "pyab_bridge.pl"))], module="user")
@@ -119,29 +132,42 @@ class _Engine:
     def _pred(self, name: str, arity: int, module: str) -> int:
         key = (name, arity, module)
         if key not in self._preds:
-            self._preds[key] = self._lib.PL_predicate(name.encode(), arity, module.encode())
+            self._preds[key] = self.f["PL_predicate"](name.encode(), arity, module.encode())
         return self._preds[key]
 
-    def call(self, name: str, args: list[tuple[str, str] | None], module: str = "pyab_bridge") -> list[str | None]:
+    def _text(self, term: int, flags: int) -> str | None:
+        size, buf = ctypes.c_size_t(), ctypes.c_char_p()
+        if not self.f["PL_get_nchars"](term, ctypes.byref(size), ctypes.byref(buf),
+                                       flags | _REP_UTF8 | _BUF_STACK):
+            return None
+        return ctypes.string_at(buf, size.value).decode("utf-8")
+
+    def call(self, name: str, args: list[tuple[str, str] | None],
+             module: str = "pyab_bridge") -> list[str | None]:
         """Call ``module:name/len(args)``; each argument is ``("atom"|"string",
         text)`` or ``None`` for an output variable.  Returns the outputs'
-        text.  Raises PrologError when the goal fails or raises."""
-        lib = self._lib
-        if lib.PL_thread_self() == -1:  # a Python thread SWI-Prolog has not met
-            if lib.PL_thread_attach_engine(None) < 0:
+        text.
+
+        :raises PrologError: when the goal fails, or with the exception's
+            term (``.term``, as ``writeq`` prints it) and message when it
+            raises one.
+        """
+        f = self.f
+        if f["PL_thread_self"]() == -1:  # a Python thread SWI-Prolog has not met
+            if f["PL_thread_attach_engine"](None) < 0:
                 raise PrologError("cannot attach a SWI-Prolog engine to this thread")
-            _THREAD.engine = _Detach(lib)
+            self.thread.engine = _Detach(self)
         mark = ctypes.c_size_t()
-        lib.PL_mark_string_buffers(ctypes.byref(mark))  # PL_STRINGS_MARK()
-        frame = lib.PL_open_foreign_frame()
+        f["PL_mark_string_buffers"](ctypes.byref(mark))  # PL_STRINGS_MARK()
+        frame = f["PL_open_foreign_frame"]()
         try:
-            t0 = lib.PL_new_term_refs(len(args))
+            t0 = f["PL_new_term_refs"](len(args))
             for i, arg in enumerate(args):
                 if arg is not None:
                     kind, text = arg
                     data = text.encode("utf-8")
                     flags = (_PL_ATOM if kind == "atom" else _PL_STRING) | _REP_UTF8
-                    if not lib.PL_put_chars(t0 + i, flags, len(data), data):
+                    if not f["PL_put_chars"](t0 + i, flags, len(data), data):
                         raise PrologError(f"cannot pass {kind} argument {i + 1} to {name}")
                     if kind == "atom":
                         # PL_put_chars(PL_ATOM) keeps the reference textToAtom()
@@ -149,31 +175,57 @@ class _Engine:
                         # collected: one leaked atom per call.  Drop it as
                         # PL_put_atom_nchars() does; the term still holds the atom.
                         atom = ctypes.c_size_t()
-                        if self._get_atom(t0 + i, ctypes.byref(atom)):
-                            self._unregister_atom(atom.value)
-            ok = lib.PL_call_predicate(None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
-                                       self._pred(name, len(args), module), t0)
+                        if f["PL_get_atom"](t0 + i, ctypes.byref(atom)):
+                            f["PL_unregister_atom"](atom.value)
+            # A query of our own (not PL_call_predicate, after which
+            # PL_exception(0) is empty on SWI-Prolog 9.0.4): its exception is
+            # copied out before the query is closed.
+            exc = f["PL_new_term_refs"](1)
+            qid = f["PL_open_query"](None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
+                                     self._pred(name, len(args), module), t0)
+            ok = f["PL_next_solution"](qid)
+            raised = False
             if not ok:
-                exc = lib.PL_exception(0)
-                if exc:
-                    lib.PL_clear_exception()
-                    raise PrologError(f"{module}:{name}/{len(args)} raised an error")
-                raise PrologError(f"{module}:{name}/{len(args)} failed")
+                term = f["PL_exception"](qid)
+                if term:
+                    raised = bool(f["PL_put_term"](exc, term))
+            f["PL_cut_query"](qid)
+            if not ok:
+                if raised:
+                    raise self._error(exc)
+                raise PrologError(f"{module}:{name}/{len(args)} failed", "fail")
             out: list[str | None] = []
             for i, arg in enumerate(args):
                 if arg is None:
-                    size = ctypes.c_size_t()
-                    buf = ctypes.c_char_p()
-                    if not lib.PL_get_nchars(t0 + i, ctypes.byref(size), ctypes.byref(buf),
-                                             _CVT_ATOM | _CVT_STRING | _REP_UTF8 | _BUF_STACK):
+                    text = self._text(t0 + i, _CVT_ATOM | _CVT_STRING)
+                    if text is None:
                         raise PrologError(f"{name}: output {i + 1} is not text")
-                    out.append(ctypes.string_at(buf, size.value).decode("utf-8"))
+                    out.append(text)
                 else:
                     out.append(None)
             return out
         finally:
-            lib.PL_discard_foreign_frame(frame)
-            lib.PL_release_string_buffers_from_mark(mark.value)  # PL_STRINGS_RELEASE()
+            f["PL_discard_foreign_frame"](frame)
+            f["PL_release_string_buffers_from_mark"](mark.value)  # PL_STRINGS_RELEASE()
+
+    def _error(self, exc: int) -> PrologError:
+        """An exception term as a PrologError: its text and SWI-Prolog's
+        message for it (``message_text/2`` in the bridge)."""
+        f = self.f
+        f["PL_clear_exception"]()
+        t = f["PL_new_term_refs"](2)
+        f["PL_put_term"](t, exc)
+        term = self._text(t, _CVT_WRITEQ) or "?"
+        message = ""
+        if f["PL_call_predicate"](None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
+                                  self._pred("message_text", 2, "pyab_bridge"), t):
+            message = self._text(t + 1, _CVT_ATOM | _CVT_STRING) or ""
+        else:
+            f["PL_clear_exception"]()
+        if "time_limit_exceeded" in term:
+            return SearchTimeout("the search ran past its time limit and was stopped "
+                                 "(allow more time, or search a smaller tree)", term)
+        return PrologError(message.strip() or term, term)
 
 
 class _Detach:
@@ -182,61 +234,31 @@ class _Detach:
     is destroyed (else SWI-Prolog warns "Failed to stop Prolog threads" at
     exit and keeps their memory)."""
 
-    def __init__(self, lib: Any) -> None:
-        self.lib = lib
+    def __init__(self, runtime: _Runtime) -> None:
+        self.runtime = runtime
 
     def __del__(self) -> None:
-        with _LOCK:
-            self.lib.PL_thread_destroy_engine()
+        with self.runtime.lock:
+            self.runtime.f["PL_thread_destroy_engine"]()
 
 
-_THREAD = threading.local()
-_LOCK = threading.RLock()
-_ENGINE: _Engine | None = None
-_COUNTER = itertools.count(1)
-_MODULES: "weakref.WeakKeyDictionary[Tree, str]" = weakref.WeakKeyDictionary()
-_PROGRAMS: dict[str, int] = {}  # program file -> number, for program module names
-# (module, recyclable) of trees that have been garbage-collected; the weakref
-# callbacks only append here, everything else happens under _LOCK.
-_GONE: list[tuple[str, bool]] = []
-_FINALIZERS: dict[str, weakref.finalize] = {}  # module in use -> its tree's finalizer
-_FREE: list[str] = []  # emptied fact-tree modules (recycle/1 accepted them)
-_RECYCLE = True  # False: destroy every module, as before (benchmarks/recycle.py)
+_RUNTIME: _Runtime | None = None
+_RUNTIME_LOCK = threading.Lock()
 
 
-def engine() -> _Engine:
-    """The process's engine, started on first use."""
-    global _ENGINE
-    with _LOCK:
-        if _ENGINE is None:
-            _ENGINE = _Engine()
-        return _ENGINE
-
-
-def _drop_gone(eng: _Engine) -> None:
-    while _GONE:
-        module, recyclable = _GONE.pop()
-        _FINALIZERS.pop(module, None)
-        _release(eng, module, recyclable)
-
-
-def _release(eng: _Engine, module: str, recyclable: bool) -> None:
-    """Recycle a fact tree's module onto the free list, or drop it."""
-    if recyclable and _RECYCLE:
-        try:
-            eng.call("recycle", [("atom", module)])  # fails after dropping it
-        except PrologError:
-            return
-        _FREE.append(module)
-    else:
-        eng.call("drop", [("atom", module)])
+def _runtime() -> _Runtime:
+    global _RUNTIME
+    with _RUNTIME_LOCK:
+        if _RUNTIME is None:
+            _RUNTIME = _Runtime()
+        return _RUNTIME
 
 
 def _packed(tree: Tree) -> tuple[str, str]:
-    """The tree for load_packed_safe/4: the names joined by NUL, and the text
-    of shape(Sides, Kids, Values) (see prolog/pyab_bridge.pl).  It yields
-    the clauses of :func:`pyab.facts.facts` in the same order, about five
-    times faster than reading that text for a big tree (docs/performance.md)."""
+    """The tree for load_packed/3: the names joined by NUL, and the text of
+    shape(Sides, Kids, Values) (see prolog/bridge/store.pl).  It yields the
+    clauses of :func:`pyab.facts.facts` in the same order, about five times
+    faster than reading that text for a big tree (docs/performance.md)."""
     if tree.sides is None:  # sides alternate by depth
         first, second = ("x", "n") if tree.root_side == "max" else ("n", "x")
         sides = "".join([first, second][d & 1] for d in tree.depth)
@@ -249,199 +271,294 @@ def _packed(tree: Tree) -> tuple[str, str]:
     return "\0".join(tree.names), f'shape("{sides}", [{kids}], [{values}])'
 
 
-def _module(eng: _Engine, tree: Tree) -> str:
-    module = _MODULES.get(tree)
-    if module is None:
-        recyclable = not hasattr(tree, "prolog_source")
-        if recyclable:
-            names, shape = _packed(tree)  # before a free module is taken
-            # A free module if there is one; a load that fails drops it for good.
-            module = _FREE.pop() if _FREE else f"pyab_t{next(_COUNTER)}"
-            out = eng.call("load_packed_safe", [("atom", module), ("string", names),
-                                                ("string", shape), None])[-1]
-        else:  # an implicit tree (pyab.trees, pyab.games)
-            rules, params = tree.prolog_source()
-            module = f"pyab_t{next(_COUNTER)}"
-            out = eng.call("load_rules_safe", [("atom", module), ("string", rules),
-                                               ("string", params), None])[-1]
-        _raise_if_error(out or "")
-        _MODULES[tree] = module
-        _FINALIZERS[module] = weakref.finalize(tree, _GONE.append, (module, recyclable))
-    return module
+def _check_window(alpha: Number, beta: Number) -> None:
+    for bound in (alpha, beta):
+        if isinstance(bound, float) and math.isnan(bound):
+            raise ValueError("a window bound cannot be NaN")
 
 
-def _raise_if_error(out: str, timeout: float | None = None) -> None:
-    if out.startswith("error\0"):
-        _, message, term = out.split("\0", 2)
-        if "time_limit_exceeded" in term:
+def _program_path(program: str | Path | None, algorithm: str) -> str:
+    path = str(Path(program).resolve() if program else PROLOG_DIR / find_algorithm(algorithm).prolog_file)
+    if not Path(path).is_file():
+        raise PrologError(f"no Prolog program at {path}")
+    return path
+
+
+class Engine:
+    """A SWI-Prolog engine for pyab: the tree and program modules it made,
+    their free lists, and the calls that search them.
+
+    ``recycle=False`` destroys a module when its tree is gone instead of
+    recycling it (what pyab did before; ``benchmarks/recycle.py`` compares
+    the two).  Use it as a context manager, or call :meth:`close`, to drop
+    every module it made; the SWI-Prolog runtime itself lives as long as
+    the process (it cannot be started twice) and is shared by all engines.
+
+        >>> import pyab
+        >>> from pyab.prolog import Engine
+        >>> with Engine() as eng:
+        ...     eng.solve(pyab.parse("a(b=1, c=2)")).best
+        'c'
+    """
+
+    def __init__(self, *, recycle: bool = True) -> None:
+        self.recycle = recycle
+        self._rt = _runtime()
+        self.lock = self._rt.lock
+        self._modules: "weakref.WeakKeyDictionary[Tree, str]" = weakref.WeakKeyDictionary()
+        self._programs: dict[str, int] = {}  # program file -> number, for module names
+        # (module, rules file or None) of trees that have been garbage-collected;
+        # the weakref callbacks only append here, the rest happens under the lock.
+        self._gone: list[tuple[str, str | None]] = []
+        self._finalizers: dict[str, weakref.finalize] = {}  # module in use -> finalizer
+        self._free: list[str] = []  # emptied fact-tree modules (recycle/1 accepted them)
+        self._free_rules: dict[str, list[str]] = {}  # rules file -> emptied modules
+        self._closed = False
+
+    # -- life cycle ---------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Drop every module this engine made (in use or free).  Trees it
+        solved are simply loaded again by another engine.  Idempotent."""
+        with self.lock:
+            if self._closed:
+                return
+            self._closed = True
+            for fin in self._finalizers.values():
+                fin.detach()
+            modules = list(self._modules.values()) + [m for m, _ in self._gone] + self._free
+            modules += [m for ms in self._free_rules.values() for m in ms]
+            self._modules.clear()
+            self._finalizers.clear()
+            self._gone.clear()
+            self._free.clear()
+            self._free_rules.clear()
+            for module in modules:
+                self._rt.call("drop", [("atom", module)])
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def call(self, name: str, args: list[tuple[str, str] | None],
+             module: str = "pyab_bridge") -> list[str | None]:
+        """A raw call into SWI-Prolog (see ``_Runtime.call``), for tests and
+        benchmarks."""
+        return self._rt.call(name, args, module)
+
+    def _live(self) -> None:
+        if self._closed:
+            raise Error("this Prolog engine is closed")
+        while self._gone:
+            module, rules = self._gone.pop()
+            self._finalizers.pop(module, None)
+            self._release(module, rules)
+
+    def _release(self, module: str, rules: str | None) -> None:
+        """Recycle a tree's module onto a free list, or drop it."""
+        if self.recycle:
+            try:
+                self._rt.call("recycle", [("atom", module)])
+            except PrologError:  # recycle/1 fails after dropping it
+                return
+            if rules is None:
+                self._free.append(module)
+            else:
+                self._free_rules.setdefault(rules, []).append(module)
+        else:
+            self._rt.call("drop", [("atom", module)])
+
+    def _module(self, tree: Tree) -> str:
+        """The module holding ``tree``, loaded now if need be."""
+        module = self._modules.get(tree)
+        if module is None:
+            rules: str | None = None
+            if not hasattr(tree, "prolog_source"):
+                names, shape = _packed(tree)  # before a free module is taken
+                # A free module if there is one; a load that fails drops it for good.
+                module = self._free.pop() if self._free else f"pyab_t{next(self._rt.counter)}"
+                self._rt.call("load_packed", [("atom", module), ("string", names), ("string", shape)])
+            else:  # an implicit tree (pyab.trees, pyab.games)
+                rules, params = tree.prolog_source()
+                free = self._free_rules.get(rules)
+                module = free.pop() if free else f"pyab_t{next(self._rt.counter)}"
+                self._rt.call("load_rules", [("atom", module), ("string", rules), ("string", params)])
+            self._modules[tree] = module
+            self._finalizers[module] = weakref.finalize(tree, self._gone.append, (module, rules))
+        return module
+
+    def drop(self, tree: Tree) -> None:
+        """Release ``tree``'s module now instead of when the object is
+        collected (it is recycled; the tree is loaded again if solved)."""
+        with self.lock:
+            module = self._modules.pop(tree, None)
+            if module is not None:
+                # The finalizer must not release the module a second time: by
+                # then another tree may be using it.
+                self._finalizers.pop(module).detach()
+                rules = tree.prolog_source()[0] if hasattr(tree, "prolog_source") else None
+                self._release(module, rules)
+
+    def _prog(self, path: str) -> int:
+        return self._programs.setdefault(path, len(self._programs) + 1)
+
+    # -- searching ----------------------------------------------------------
+
+    def solve(
+        self,
+        tree: Tree,
+        algorithm: str = "bratko",
+        alpha: Number = -math.inf,
+        beta: Number = math.inf,
+        *,
+        depth: int | None = None,
+        timeout: float | None = None,
+        program: str | Path | None = None,
+        stack_limit: int | None = None,
+        names: bool = True,
+    ) -> Result:
+        """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
+
+        ``tree`` may also be an implicit tree with ``prolog_source()`` (see
+        :mod:`pyab.trees`); for those ``names=False`` skips the lists of
+        names and returns only ``extra["leaves_count"]`` and
+        ``extra["visited_count"]`` (the lists stay empty), which is what big
+        experiments need.
+
+        ``program`` replaces the algorithm's Prolog file (e.g. your own
+        alphabeta/5, or a mutant in a test); it is loaded unchanged.
+        ``stack_limit`` (bytes) runs this one search under a smaller
+        SWI-Prolog stack limit (the flag is put back afterwards); running
+        out of it raises :class:`PrologError` and leaves the engine usable.
+
+        :raises PrologError: on any Prolog error (its term in ``.term``);
+            :class:`SearchTimeout` when ``timeout`` seconds pass first.
+        """
+        _check_window(alpha, beta)
+        find_algorithm(algorithm)
+        path = _program_path(program, algorithm)
+        opts = f"{'inf' if depth is None else int(depth)} {float(timeout or 0)!r}"
+        if stack_limit is not None:
+            if isinstance(stack_limit, bool) or not isinstance(stack_limit, int) or stack_limit <= 0:
+                raise ValueError(f"stack_limit must be a positive number of bytes, not {stack_limit!r}")
+            opts += f" {stack_limit}"
+        if not names and not hasattr(tree, "prolog_source"):
+            raise ValueError("names=False is for implicit trees (pyab.trees, pyab.games) only")
+        with self.lock:
+            self._live()
+            module = self._module(tree)
+            if hasattr(tree, "prolog_source"):
+                self._rt.call("rules_mode", [("atom", module), ("string", "names" if names else "counts")])
+            out = self._search("solve", timeout, [
+                ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
+                ("atom", algorithm), ("string", tree.root),
+                ("string", number(alpha)), ("string", number(beta)), ("string", opts), None,
+            ])
+        if out == "fail":
+            raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
+        fields = out.split("\0")
+        result, _ = _result(fields, algorithm, names)
+        return result
+
+    def solve_traced(
+        self,
+        tree: Tree,
+        alpha: Number = -math.inf,
+        beta: Number = math.inf,
+        *,
+        timeout: float | None = None,
+        program: str | Path | None = None,
+    ) -> tuple[Result, list[tuple[Any, ...]]]:
+        """Run the slides' program on ``tree`` in SWI-Prolog and observe it
+        step by step (``solve_traced/8`` in ``prolog/bridge/run.pl``).
+
+        Returns the :class:`Result` and the raw events, in the order
+        SWI-Prolog produced them: ``("call", pos, alpha, beta)``, ``("leaf",
+        pos, val)``, ``("bounds", pos, val, alpha, beta, new_alpha,
+        new_beta)``, ``("cut", pos, val, alpha, beta, "alpha"|"beta", (rest,
+        ...))``, ``("return", pos, good_pos_or_None, val)``.  The traced run
+        uses a program module of its own, so untraced solves are not slowed
+        down.
+        """
+        _check_window(alpha, beta)
+        path = _program_path(program, "bratko")
+        opts = f"inf {float(timeout or 0)!r}"
+        with self.lock:
+            self._live()
+            module = self._module(tree)
+            out = self._search("solve_traced", timeout, [
+                ("atom", module), ("atom", f"{module}_p{self._prog(path)}_trace"), ("string", path),
+                ("string", tree.root), ("string", number(alpha)), ("string", number(beta)),
+                ("string", opts), None,
+            ])
+        if out == "fail":
+            raise PrologError(f"the bratko search failed on {tree.root!r} (no answer)", "fail")
+        fields = out.split("\0")
+        result, rest = _result(fields, "bratko", True)
+        return result, _trace_events(rest)
+
+    def _search(self, name: str, timeout: float | None, args: list[tuple[str, str] | None]) -> str:
+        try:
+            return self._rt.call(name, args)[-1] or ""
+        except SearchTimeout as e:
             limit = f" of {timeout:g} s" if timeout else ""
             raise SearchTimeout(f"the search ran past its time limit{limit} and was stopped "
-                                "(allow more time, or search a smaller tree)", term)
-        raise PrologError(message.strip() or term, term)
+                                "(allow more time, or search a smaller tree)", e.term) from None
+
+    # -- counting -----------------------------------------------------------
+
+    def resource_counts(self) -> dict[str, int]:
+        """What SWI-Prolog holds (all engines), after an atom garbage
+        collection, for leak checks: ``modules`` (tree and program modules
+        in use, free ones not counted), ``atoms`` (the atom table, blobs
+        included), ``text_atoms``, ``closures`` (wrap_predicate closures:
+        two per tree module ever made, never freed by SWI-Prolog 9.0.4,
+        hence the recycling) and ``free`` (tree modules emptied and waiting
+        for the next tree)."""
+        with self.lock:
+            self._live()
+            counts = (self._rt.call("resource_counts_text", [None])[0] or "0 0 0 0 0").split()
+            return dict(zip(("modules", "atoms", "text_atoms", "closures", "free"), map(int, counts)))
+
+    def live_modules(self) -> int:
+        """How many tree and program modules are in use (all engines, for
+        leak checks); free modules kept for reuse are not counted."""
+        with self.lock:
+            self._live()
+            return int(self._rt.call("live_modules_text", [None])[0] or 0)
+
+    def algorithms(self) -> list[str]:
+        """The algorithms the bridge knows (read by SWI-Prolog from the
+        registry), in registry order."""
+        with self.lock:
+            return (self._rt.call("algorithms_text", [None])[0] or "").split("\0")
 
 
-def solve(
-    tree: Tree,
-    algorithm: str = "bratko",
-    alpha: Number = -math.inf,
-    beta: Number = math.inf,
-    *,
-    depth: int | None = None,
-    timeout: float | None = None,
-    program: str | Path | None = None,
-    stack_limit: int | None = None,
-    names: bool = True,
-) -> Result:
-    """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
-
-    ``tree`` may also be an implicit tree with ``prolog_source()`` (see
-    :mod:`pyab.trees`); for those ``names=False`` skips the lists of names
-    and returns only ``extra["leaves_count"]`` and ``extra["visited_count"]``
-    (the lists stay empty), which is what big experiments need.
-
-    ``program`` replaces the algorithm's Prolog file (e.g. your own
-    alphabeta/5, or a mutant in a test); it is loaded unchanged.
-    ``stack_limit`` (bytes) runs this one search under a smaller SWI-Prolog
-    stack limit (the flag is put back afterwards); running out of it raises
-    :class:`PrologError` and leaves the engine usable.
-    :raises PrologError: on any Prolog error; :class:`SearchTimeout` when
-        ``timeout`` seconds pass first.
-    """
-    for bound in (alpha, beta):
-        if isinstance(bound, float) and math.isnan(bound):
-            raise ValueError("a window bound cannot be NaN")
-    alg = find_algorithm(algorithm)
-    path = str(Path(program).resolve() if program else PROLOG_DIR / alg.prolog_file)
-    if not Path(path).is_file():
-        raise PrologError(f"no Prolog program at {path}")
-    opts = f"{'inf' if depth is None else int(depth)} {float(timeout or 0)!r}"
-    if stack_limit is not None:
-        if isinstance(stack_limit, bool) or not isinstance(stack_limit, int) or stack_limit <= 0:
-            raise ValueError(f"stack_limit must be a positive number of bytes, not {stack_limit!r}")
-        opts += f" {stack_limit}"
-    with _LOCK:
-        eng = engine()
-        _drop_gone(eng)
-        module = _module(eng, tree)
-        if hasattr(tree, "prolog_source"):
-            eng.call("rules_mode", [("atom", module), ("string", "names" if names else "counts")])
-        elif not names:
-            raise ValueError("names=False is for implicit trees (pyab.trees, pyab.games) only")
-        prog_no = _PROGRAMS.setdefault(path, len(_PROGRAMS) + 1)
-        out = eng.call("solve", [
-            ("atom", module), ("atom", f"{module}_p{prog_no}"), ("string", path),
-            ("atom", algorithm), ("string", tree.root),
-            ("string", number(alpha)), ("string", number(beta)), ("string", opts), None,
-        ])[-1] or ""
-    _raise_if_error(out, timeout)
-    if out == "fail":
-        raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
-    fields = out.split("\0")
+def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, list[str]]:
+    """Decode solve/9's answer; also the fields after it (trace events)."""
     _, flag, best, value, nl, nv, np_ = fields[:7]
+    best_or_none = best if flag == "1" else None
     if not names:
-        return Result(best=best if flag == "1" else None, value=_parse_number(value),
-                      leaves=(), visited=(), pruned=(), engine="prolog", algorithm=algorithm,
-                      extra={"leaves_count": int(nl), "visited_count": int(nv)})
-    names = fields[7:]
-    nl_, nv_ = int(nl), int(nv)
+        return Result(best=best_or_none, value=_parse_number(value), leaves=(), visited=(),
+                      pruned=(), engine="prolog", algorithm=algorithm,
+                      extra={"leaves_count": int(nl), "visited_count": int(nv)}), []
+    nl_, nv_, np2 = int(nl), int(nv), int(np_)
+    items = fields[7:7 + nl_ + nv_ + np2]
     return Result(
-        best=best if flag == "1" else None,
+        best=best_or_none,
         value=_parse_number(value),
-        leaves=tuple(names[:nl_]),
-        visited=tuple(names[nl_:nl_ + nv_]),
-        pruned=tuple(names[nl_ + nv_:nl_ + nv_ + int(np_)]),
+        leaves=tuple(items[:nl_]),
+        visited=tuple(items[nl_:nl_ + nv_]),
+        pruned=tuple(items[nl_ + nv_:]),
         engine="prolog",
         algorithm=algorithm,
-    )
-
-
-def resource_counts() -> dict[str, int]:
-    """What SWI-Prolog holds, after an atom garbage collection, for leak
-    checks: ``modules`` (tree and program modules in use, free ones not
-    counted), ``atoms`` (the atom table, blobs included), ``text_atoms``,
-    ``closures`` (wrap_predicate closures: two per tree module ever made,
-    never freed by SWI-Prolog 9.0.4, hence the recycling) and ``free`` (tree
-    modules emptied and waiting for the next tree)."""
-    with _LOCK:
-        eng = engine()
-        _drop_gone(eng)
-        counts = (eng.call("resource_counts_text", [None])[0] or "0 0 0 0 0").split()
-        return dict(zip(("modules", "atoms", "text_atoms", "closures", "free"), map(int, counts)))
-
-
-def live_modules() -> int:
-    """How many tree and program modules are in use (for leak checks); the
-    free modules kept for reuse and their program modules are not counted."""
-    with _LOCK:
-        eng = engine()
-        _drop_gone(eng)
-        return int(eng.call("live_modules_text", [None])[0] or 0)
-
-
-def drop(tree: Tree) -> None:
-    """Release ``tree``'s module now instead of when the object is collected
-    (a fact tree's module is recycled; the tree is loaded again if solved)."""
-    with _LOCK:
-        module = _MODULES.pop(tree, None)
-        if module is not None:
-            # The finalizer must not release the module a second time: by
-            # then another tree may be using it.
-            _FINALIZERS.pop(module).detach()
-            _release(engine(), module, not hasattr(tree, "prolog_source"))
-
-
-def solve_traced(
-    tree: Tree,
-    alpha: Number = -math.inf,
-    beta: Number = math.inf,
-    *,
-    timeout: float | None = None,
-    program: str | Path | None = None,
-) -> tuple[Result, list[tuple[Any, ...]]]:
-    """Run the slides' program on ``tree`` in SWI-Prolog and observe it step
-    by step (``solve_traced/8`` in ``prolog/pyab_bridge.pl``).
-
-    Returns the :class:`Result` and the raw events, in the order SWI-Prolog
-    produced them: ``("call", pos, alpha, beta)``, ``("leaf", pos, val)``,
-    ``("bounds", pos, val, alpha, beta, new_alpha, new_beta)``, ``("cut",
-    pos, val, alpha, beta, "alpha"|"beta", (rest, ...))``, ``("return",
-    pos, good_pos_or_None, val)``.  The traced run uses a program module of
-    its own, so untraced solves are not slowed down.
-    """
-    for bound in (alpha, beta):
-        if isinstance(bound, float) and math.isnan(bound):
-            raise ValueError("a window bound cannot be NaN")
-    path = str(Path(program).resolve() if program else PROLOG_DIR / find_algorithm("bratko").prolog_file)
-    if not Path(path).is_file():
-        raise PrologError(f"no Prolog program at {path}")
-    opts = f"inf {float(timeout or 0)!r}"
-    with _LOCK:
-        eng = engine()
-        _drop_gone(eng)
-        module = _module(eng, tree)
-        prog_no = _PROGRAMS.setdefault(path, len(_PROGRAMS) + 1)
-        out = eng.call("solve_traced", [
-            ("atom", module), ("atom", f"{module}_p{prog_no}_trace"), ("string", path),
-            ("string", tree.root), ("string", number(alpha)), ("string", number(beta)),
-            ("string", opts), None,
-        ])[-1] or ""
-    _raise_if_error(out)
-    if out == "fail":
-        raise PrologError(f"the bratko search failed on {tree.root!r} (no answer)", "fail")
-    fields = out.split("\0")
-    _, flag, best, value, nl, nv, np_ = fields[:7]
-    nl_, nv_, np2 = int(nl), int(nv), int(np_)
-    names = fields[7:7 + nl_ + nv_ + np2]
-    result = Result(
-        best=best if flag == "1" else None,
-        value=_parse_number(value),
-        leaves=tuple(names[:nl_]),
-        visited=tuple(names[nl_:nl_ + nv_]),
-        pruned=tuple(names[nl_ + nv_:]),
-        engine="prolog",
-        algorithm="bratko",
-    )
-    return result, _trace_events(fields[7 + nl_ + nv_ + np2:])
+    ), fields[7 + nl_ + nv_ + np2:]
 
 
 def _trace_events(fields: list[str]) -> list[tuple[Any, ...]]:
@@ -472,3 +589,58 @@ def _trace_events(fields: list[str]) -> list[tuple[Any, ...]]:
         else:
             raise PrologError(f"unexpected trace field {kind!r}")
     return events
+
+
+# -- the default engine ----------------------------------------------------
+
+_DEFAULT: Engine | None = None
+
+
+def engine() -> Engine:
+    """The default engine (made on first use, and again after it is closed)."""
+    global _DEFAULT
+    with _RUNTIME_LOCK:
+        current = _DEFAULT
+    if current is None or current.closed:
+        fresh = Engine()
+        with _RUNTIME_LOCK:
+            if _DEFAULT is None or _DEFAULT.closed:
+                _DEFAULT = fresh
+            current = _DEFAULT
+    return current
+
+
+def set_default(eng: Engine) -> Engine:
+    """Make ``eng`` the default engine (e.g. ``Engine(recycle=False)`` for a
+    benchmark); returns the one it replaces (closed or not)."""
+    global _DEFAULT
+    with _RUNTIME_LOCK:
+        old, _DEFAULT = _DEFAULT, eng
+    return old  # type: ignore[return-value]
+
+
+def solve(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
+          beta: Number = math.inf, **kw: Any) -> Result:
+    """:meth:`Engine.solve` on the default engine."""
+    return engine().solve(tree, algorithm, alpha, beta, **kw)
+
+
+def solve_traced(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf,
+                 **kw: Any) -> tuple[Result, list[tuple[Any, ...]]]:
+    """:meth:`Engine.solve_traced` on the default engine."""
+    return engine().solve_traced(tree, alpha, beta, **kw)
+
+
+def drop(tree: Tree) -> None:
+    """:meth:`Engine.drop` on the default engine."""
+    engine().drop(tree)
+
+
+def resource_counts() -> dict[str, int]:
+    """:meth:`Engine.resource_counts` (counts are for the whole runtime)."""
+    return engine().resource_counts()
+
+
+def live_modules() -> int:
+    """:meth:`Engine.live_modules` (counts are for the whole runtime)."""
+    return engine().live_modules()

@@ -8,7 +8,7 @@ from typing import Any
 
 from .tree import Number
 
-__all__ = ["BOUNDS", "Result", "bound_of", "bound_text", "finish", "json_number"]
+__all__ = ["BOUNDS", "Result", "bound_of", "bound_text", "expect_result", "finish", "json_number"]
 
 INF = math.inf
 
@@ -86,27 +86,6 @@ class Result:
         """"exact", "upper" (failed low) or "lower" (failed high): see :func:`bound_of`."""
         return bound_of(self.algorithm, self.value, *self.window)
 
-    def picture(self, tree: Any = None) -> Any:
-        """This search drawn on ``tree`` (by default the tree ``pyab.solve``
-        searched): the same picture as ``pyab.render.picture(tree, self)``,
-        which Jupyter shows as SVG; ``.stepper()`` on it is the HTML stepper."""
-        from .render import picture
-        tree = tree if tree is not None else self._searched_tree()
-        if tree is None:
-            raise TypeError("this Result does not know its tree: pass it, result.picture(tree)")
-        return picture(tree, self)
-
-    def _repr_svg_(self) -> str | None:
-        """Jupyter: the picture of this search (None, and the plain repr,
-        when the result does not know its tree)."""
-        if self._searched_tree() is None:
-            return None
-        return self.picture()._repr_svg_()
-
-    def _searched_tree(self) -> Any:
-        ref = getattr(self, "_tree", None)
-        return ref() if ref is not None else None
-
     def to_json(self) -> dict[str, Any]:
         out = {
             "best": self.best,
@@ -168,3 +147,11 @@ def finish(result: Result, tree: Any, alpha: Number, beta: Number) -> Result:
     return replace(result, window=(alpha, beta),
                    pruned=tuple(p for p in result.pruned if p not in below),
                    horizon=tuple(p for p in result.pruned if p in below))
+
+
+def expect_result(obj: Any, where: str) -> None:
+    """A :class:`Result`, or an ArgumentError naming ``where`` and how to get one."""
+    if not isinstance(obj, Result):
+        from .api import kind
+        from .errors import ArgumentError
+        raise ArgumentError(f"{where}: expected a Result, got {kind(obj)}: use pyab.solve(tree)")

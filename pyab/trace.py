@@ -242,24 +242,13 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     expect_tree(tree, "pyab.trace.trace")
     if algorithm == "bratko":
         from .arguments import check_search
+        from .engines import traced
         from .result import finish
-        from .tree import check_window
         check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)  # as pyab.solve
-        check_window(tree, alpha, beta)  # as pyab.solve: both engines compare alike
-        if engine == "prolog":
-            from .prolog import solve_traced
-            result, events = solve_traced(tree, alpha, beta, timeout=timeout)
-            return from_events(tree, events, finish(result, tree, alpha, beta), alpha, beta)
-        if engine == "python":
-            from .search.bratko import search
-            raw: list[tuple[Any, ...]] = []
-            result = search(tree, alpha, beta, observe=lambda *e: raw.append(e))
-            return from_events(tree, _named(tree, raw), finish(result, tree, alpha, beta),
-                               alpha, beta)
-        raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
-    from . import solve
-    result = solve(tree, engine=engine, algorithm=algorithm, alpha=alpha, beta=beta,
-                   depth=depth, timeout=timeout)
+        result, events = traced(tree, engine, alpha, beta, timeout=timeout)
+        return from_events(tree, events, finish(result, tree, alpha, beta), alpha, beta)
+    from .engines import solve
+    result = solve(tree, engine, algorithm, alpha, beta, depth=depth, timeout=timeout)
     return explain(tree, result, alpha, beta, depth)
 
 
@@ -271,6 +260,7 @@ def explain(tree: Tree, result: Result, alpha: Number = -math.inf, beta: Number 
     the steps are rebuilt from ``result`` alone (``frames="rebuilt"``).
     The window and depth must be the ones ``result`` was searched with."""
     from .check import differences
+    from .engines import named_events
     from .search import python_search
     raw: list[tuple[Any, ...]] = []
     try:
@@ -288,24 +278,9 @@ def explain(tree: Tree, result: Result, alpha: Number = -math.inf, beta: Number 
         return reconstruct(tree, result, alpha, beta)
     frames = "python" if result.engine == "python" else "mirror"
     if result.algorithm == "bratko":
-        tr = from_events(tree, _named(tree, raw), result, alpha, beta)
+        tr = from_events(tree, named_events(tree, raw), result, alpha, beta)
         return Trace(tree, tr.steps, result, alpha, beta, exact=True, frames=frames)
-    return from_frames(tree, _named(tree, raw), result, alpha, beta, frames)
-
-
-def _named(tree: Tree, raw: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """The mirror's events with node ids turned into names."""
-    name = tree.name_of
-    out = []
-    for e in raw:
-        kind = e[0]
-        if kind == "cut":
-            out.append((*e[:1], name(e[1]), *e[2:6], tuple(name(r) for r in e[6])))
-        elif kind == "return":
-            out.append((kind, name(e[1]), None if e[2] is None else name(e[2]), e[3]))
-        else:
-            out.append((kind, name(e[1]), *e[2:]))
-    return out
+    return from_frames(tree, named_events(tree, raw), result, alpha, beta, frames)
 
 
 def _parents(tree: Tree) -> dict[str, str]:

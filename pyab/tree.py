@@ -178,11 +178,6 @@ class Tree:
     def __contains__(self, name: object) -> bool:
         return name in self.index
 
-    def _repr_svg_(self) -> str:
-        """The tree as SVG for Jupyter (no search; see ``pyab.render``)."""
-        from .render import picture
-        return picture(self, search=False)._repr_svg_()
-
 
 def _check_value(name: str, value: Number, pos: Pos) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -168,8 +168,8 @@ same_clauses(Dir, N) :-
              read_file_to_string(Nm, Names, [encoding(utf8)]),
              read_file_to_string(Sh, Shape, [encoding(utf8)]),
              format(atom(A), 'text~w', [I]), format(atom(B), 'packed~w', [I]),
-             pyab_bridge:load_tree_safe(A, Facts, "ok"),
-             pyab_bridge:load_packed_safe(B, Names, Shape, "ok"),
+             pyab_bridge:load_tree(A, Facts),
+             pyab_bridge:load_packed(B, Names, Shape),
              clauses_(A, CA), clauses_(B, CB),
              (   CA == CB
              ->  true

@@ -65,7 +65,7 @@ def test_a_tree_that_fails_to_load_leaves_no_module(monkeypatch):
         tree = pyab.parse("a(b=1, c=2)")
         with pytest.raises(pyab.PrologError):
             pyab.solve(tree)
-        assert tree not in prolog._MODULES
+        assert tree not in prolog.engine()._modules
         assert counts()["modules"] == before, shape
     monkeypatch.undo()
     assert pyab.solve(good).value == 2  # and the engine goes on

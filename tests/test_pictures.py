@@ -234,30 +234,43 @@ def test_depth_limited_frames_score_the_horizon_by_static_value():
 
 
 # -- one picture function -----------------------------------------------------------
+def _shown(obj):
+    """What a Jupyter/IPython shell shows for ``obj`` as SVG (None: no picture)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from pyab.render.notebook import register_ipython
+    shell = InteractiveShell.instance()
+    assert register_ipython()
+    data, _ = shell.display_formatter.format(obj)
+    return data.get("image/svg+xml")
+
+
 def test_result_picture_is_the_render_picture():
     from pyab.render import picture
     tree = pyab.load(EXAMPLES / "aima.tree")
     for alg in ("bratko", "aima", "hsu-f2"):
         r = pyab.solve(tree, algorithm=alg)
-        assert r._repr_svg_() == picture(tree, r)._repr_svg_() == r.picture(tree)._repr_svg_()
-        assert r.picture().trace.frames == "mirror"  # the Prolog run, explained by the mirror
+        pic = picture(tree, r)
+        assert _shown(r) == pic._repr_svg_()
+        assert pic.trace.frames == "mirror"  # the Prolog run, explained by the mirror
         # and it draws as much as a fresh search does
         fresh = picture(tree, algorithm=alg)
-        assert r.picture().trace.windows() == fresh.trace.windows()
-        assert r.picture().trace.values() == fresh.trace.values()
+        assert pic.trace.windows() == fresh.trace.windows()
+        assert pic.trace.values() == fresh.trace.values()
 
 
 def test_result_picture_of_a_window_search_uses_that_window():
+    from pyab.render import picture
     tree = pyab.parse(SLIDES_TEXT)
     r = pyab.solve(tree, alpha=4, beta=10)
-    tr = r.picture().trace
+    tr = picture(tree, r).trace
     assert tr.frames == "mirror" and (tr.alpha, tr.beta) == (4, 10)
 
 
 def test_tree_shows_bare_and_stepper_embeds_the_page():
     from pyab.render import picture
     tree = pyab.parse(SLIDES_TEXT)
-    assert "node max visited" not in tree._repr_svg_() and "pruned\"" not in tree._repr_svg_()
+    shown = _shown(tree)
+    assert shown.startswith("<svg") and "node max visited" not in shown and "pruned\"" not in shown
     html = picture(tree, engine="python").stepper()._repr_html_()
     assert html.startswith("<iframe srcdoc=") and "pyab-data" in html and 'sandbox="allow-scripts"' in html
 

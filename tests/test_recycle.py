@@ -1,6 +1,6 @@
 """Recycled tree modules: when a fact tree's ``Tree`` object is gone, its
 SWI-Prolog module is emptied and the next tree loads into it (see
-``recycle/1`` in prolog/pyab_bridge.pl).  Nothing of the previous tree may
+``recycle/1`` in prolog/bridge/store.pl).  Nothing of the previous tree may
 show through: not a fact, not an event, not a trace, not a program's state.
 
 Each test first makes sure the module really was reused (else it would
@@ -39,7 +39,6 @@ contents(staticval(P, V)) :- clause(staticval(P, V), true).
 contents(min_to_move(P)) :- clause(min_to_move(P), true).
 contents(max_to_move(P)) :- clause(max_to_move(P), true).
 contents(moves(B)) :- clause(moves(_, _), B0), copy_term(B0, B), numbervars(B, 0, _).
-contents(event(K, P)) :- clause('$pyab_event'(K, P), true).
 """
 
 
@@ -48,7 +47,7 @@ def same(a: pyab.Result, b: pyab.Result) -> bool:
 
 
 def module_of(tree) -> str:
-    return prolog._MODULES[tree]
+    return prolog.engine()._modules[tree]
 
 
 def gone(*trees) -> None:
@@ -80,11 +79,13 @@ def test_a_module_is_reused_and_counts_only_while_in_use():
     assert prolog.live_modules() == before["modules"] + 2  # the tree and its program copy
     gone(a)
     after = prolog.resource_counts()
-    assert m in prolog._FREE
-    assert (after["modules"], after["free"]) == (before["modules"], len(prolog._FREE))
+    assert m in prolog.engine()._free
+    eng = prolog.engine()  # rules modules wait on lists of their own (per rules file)
+    free = len(eng._free) + sum(map(len, eng._free_rules.values()))
+    assert (after["modules"], after["free"]) == (before["modules"], free)
     b = pyab.parse("x(y=3)")
     pyab.solve(b)
-    assert module_of(b) == m and m not in prolog._FREE
+    assert module_of(b) == m and m not in prolog.engine()._free
     assert prolog.live_modules() == before["modules"] + 2
     assert prolog.resource_counts()["closures"] == after["closures"]  # no new wrappers
 
@@ -99,12 +100,12 @@ def test_same_names_different_facts(spy):
     got = contents(b, spy)
     assert module_of(b) == m
     fresh = pyab.parse("min a(e(f=2), b(d=3, c=8))")
-    held = prolog._FREE[:]
-    prolog._FREE.clear()  # force a module of its own, made from nothing
+    held = prolog.engine()._free[:]
+    prolog.engine()._free.clear()  # force a module of its own, made from nothing
     try:
         assert contents(fresh, spy) == got
     finally:
-        prolog._FREE.extend(held)
+        prolog.engine()._free.extend(held)
     assert module_of(fresh) != m
     for t in (b, fresh):
         assert same(pyab.solve(t), pyab.solve(t, engine="python"))
@@ -224,25 +225,26 @@ def test_a_program_file_changed_between_trees_is_loaded_again(tmp_path):
     assert module_of(t) == m
 
 
-def test_rules_trees_and_failed_loads_are_not_recycled(monkeypatch):
+def test_rules_trees_recycle_apart_and_failed_loads_are_not_recycled(monkeypatch):
     from pyab.trees import Uniform
     u = Uniform(2, 2)
     pyab.solve(u)
     m = module_of(u)
     gone(u)
-    assert m not in prolog._FREE
+    assert m not in prolog.engine()._free  # a rules tree's module waits for the same rules
+    assert m in prolog.engine()._free_rules[u.prolog_source()[0]]
     t = pyab.parse("a(b=1, c=2)")
     pyab.solve(t)
     assert module_of(t) != m  # a fact tree never loads into a rules module
     m = module_of(t)
     gone(t)
-    assert prolog._FREE[-1] == m
+    assert prolog.engine()._free[-1] == m
     real = prolog._packed
     monkeypatch.setattr(prolog, "_packed", lambda tree: (real(tree)[0], "shape("))
     bad = pyab.parse("a(b=1, c=2)")
     with pytest.raises(pyab.PrologError):
         pyab.solve(bad)
-    assert m not in prolog._FREE  # taken, failed, destroyed
+    assert m not in prolog.engine()._free  # taken, failed, destroyed
     monkeypatch.undo()
     again = pyab.parse("a(b=3, c=2)")
     assert pyab.solve(again).value == 3 and module_of(again) != m
@@ -253,7 +255,7 @@ def test_random_sequences_against_the_mirror():
     modules, some alive together, released in random order."""
     gc.collect()
     before = prolog.live_modules()
-    spare = len(prolog._FREE)
+    spare = len(prolog.engine()._free)
     rng = random.Random(11)
     shape = Shape(depth=(1, 4), branching=(1, 4), leaf_chance=0.3)
     alive: list = []
@@ -297,7 +299,7 @@ def test_threads_share_the_free_list():
 
     gc.collect()
     before = prolog.live_modules()
-    spare = len(prolog._FREE)
+    spare = len(prolog.engine()._free)
     threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
     for t in threads:
         t.start()
@@ -307,8 +309,8 @@ def test_threads_share_the_free_list():
     assert errors == []
     gc.collect()
     assert prolog.live_modules() == before
-    assert len(set(prolog._FREE)) == len(prolog._FREE)  # never listed twice
-    assert not set(prolog._FREE) & set(prolog._MODULES.values())  # never free and in use
+    assert len(set(prolog.engine()._free)) == len(prolog.engine()._free)  # never listed twice
+    assert not set(prolog.engine()._free) & set(prolog.engine()._modules.values())  # never free and in use
     # 360 trees; a thread holds one or two, and a tree released by one thread
     # may wait in _GONE while the others load: far fewer than 360 all the same.
     assert len(used) <= spare + 6 * 6
@@ -324,14 +326,14 @@ def test_fact_text_bringing_its_own_moves_clause_into_a_recycled_module(spy):
     pyab.solve(a)
     m = module_of(a)
     gone(a)
-    assert prolog._FREE[-1] == m
+    assert prolog.engine()._free[-1] == m
     t = pyab.parse("a(b(d=4, e=1), c=2)")
-    with prolog._LOCK:
-        prolog._FREE.remove(m)
-        out = prolog.engine().call("load_tree_safe", [("atom", m), ("string", facts(t)), None])[-1]
-        assert out == "ok"
-        prolog._MODULES[t] = m
-        prolog._FINALIZERS[m] = weakref.finalize(t, prolog._GONE.append, (m, True))
+    eng = prolog.engine()
+    with eng.lock:
+        eng._free.remove(m)
+        eng.call("load_tree", [("atom", m), ("string", facts(t))])
+        eng._modules[t] = m
+        eng._finalizers[m] = weakref.finalize(t, eng._gone.append, (m, None))
     assert contents(t, spy).count("moves(") == 1
     r = pyab.solve(t)
     assert module_of(t) == m

@@ -185,7 +185,7 @@ def test_dropping_a_big_traced_tree_is_safe():
     gc.collect()
     before = prolog.live_modules()
     p = trace(tree, "prolog")
-    assert tree in prolog._MODULES
+    assert tree in prolog.engine()._modules
     assert len(p.steps) > 5000
     prolog.drop(tree)
     assert prolog.live_modules() <= before

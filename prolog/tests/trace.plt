@@ -1,4 +1,4 @@
-/*  Unit tests of solve_traced/8 (prolog/pyab_bridge.pl): the slides'
+/*  Unit tests of solve_traced/8 (prolog/bridge/run.pl): the slides'
     program observed step by step, without Python.
 
     Run: swipl -g run_tests -t halt prolog/tests/trace.plt
@@ -11,14 +11,14 @@
 :- begin_tests(trace, [setup(load_slides_), cleanup(pyab_bridge:drop(trace_test_t))]).
 
 load_slides_ :-
-    source_file(pyab_bridge:solve_traced(_, _, _, _, _, _, _, _), Bridge),
+    module_property(pyab_bridge, file(Bridge)),
     file_directory_name(Bridge, PrologDir),
     directory_file_path(PrologDir, '../examples/slides.pl', Slides),
     read_file_to_string(Slides, Text, []),
     pyab_bridge:load_tree(trace_test_t, Text).
 
 program_(File) :-
-    source_file(pyab_bridge:solve_traced(_, _, _, _, _, _, _, _), Bridge),
+    module_property(pyab_bridge, file(Bridge)),
     file_directory_name(Bridge, PrologDir),
     directory_file_path(PrologDir, 'alphabeta.pl', File).
 

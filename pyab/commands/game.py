@@ -45,18 +45,13 @@ examples:
 
 
 def run(args: argparse.Namespace) -> int:
-    import pyab
+    from ..engines import solve
     from ..games import TicTacToe
     from ..search import algorithm
     algorithm(args.algorithm)  # ValueError naming the known ones -> exit 2
     game = TicTacToe(args.start)
-    if args.engine == "prolog":
-        from .. import prolog
-        result = prolog.solve(game, args.algorithm, names=False)
-        leaves, visited = result.extra["leaves_count"], result.extra["visited_count"]
-    else:
-        result = pyab.solve(game, "python", args.algorithm)
-        leaves, visited = len(result.leaves), len(result.visited)
+    result = solve(game, args.engine, args.algorithm, names=False)
+    leaves, visited = result.extra["leaves_count"], result.extra["visited_count"]
     nodes = finished = None
     if not args.no_count:
         nodes, finished = game.game_tree_size()

@@ -34,8 +34,7 @@ examples:
 def rows(tree, alpha, beta, depth=None):
     """One dict per registered algorithm: name, both results, agreement and
     the lines of the differences."""
-    import pyab
-    from ..check import differences
+    from ..check import both
     from ..search import ALGORITHMS
     out = []
     for name, alg in ALGORITHMS.items():
@@ -43,12 +42,9 @@ def rows(tree, alpha, beta, depth=None):
             continue  # the slides' program has no depth limit
         if not tree.alternating and not alg.any_sides:
             continue  # it needs sides that alternate (pyab.arguments)
-        kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=depth)
-        prolog = pyab.solve(tree, "prolog", **kw)
-        python = pyab.solve(tree, "python", **kw)
-        diff = differences(prolog, python)
-        out.append({"algorithm": name, "prolog": prolog, "python": python,
-                    "agree": not diff, "differences": diff})
+        pair = both(tree, name, alpha, beta, depth=depth)
+        out.append({"algorithm": name, "prolog": pair.prolog, "python": pair.python,
+                    "agree": pair.agree, "differences": pair.differences})
     return out
 
 

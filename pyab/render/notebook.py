@@ -1,7 +1,9 @@
 """The one picture of a search, whatever the entry point: ``picture(tree,
 result)``.  ``Result`` and ``Tree`` display themselves in Jupyter through
-it (a lazy import inside their methods), so a notebook, ``pyab draw`` and
-``result.picture()`` draw the same thing.
+it: :func:`register_ipython` (called by ``import pyab`` when IPython is
+running) tells IPython's SVG formatter how to draw them, so the model
+modules know nothing of the renderers and a notebook and ``pyab draw``
+draw the same thing.
 
 A :class:`Picture` shows as SVG (``_repr_svg_``: the final state of the
 search); ``.stepper()`` is the HTML stepper of ``pyab draw -o X.html`` in
@@ -19,7 +21,7 @@ from typing import Any
 from ..result import Result
 from ..tree import Number, Tree
 
-__all__ = ["Picture", "Stepper", "picture"]
+__all__ = ["Picture", "Stepper", "picture", "register_ipython"]
 
 
 class Picture:
@@ -99,7 +101,8 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
 
     :raises TypeError: when ``tree`` is not a Tree or ``result`` not a Result.
     """
-    from ..api import expect_result, expect_tree
+    from ..api import expect_tree
+    from ..result import expect_result
     expect_tree(tree, "pyab.render.picture")
     if not search:
         return Picture(tree)
@@ -114,3 +117,27 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
     a = -math.inf if alpha is None else alpha
     b = math.inf if beta is None else beta
     return Picture(tree, trace(tree, engine, algorithm, a, b, depth=depth))
+
+
+def _result_svg(result: Result) -> str | None:
+    """A result of ``pyab.solve`` drawn on the tree it searched (None, and
+    IPython's plain repr, when that tree is gone or unknown)."""
+    ref = getattr(result, "_tree", None)
+    tree = ref() if ref is not None else None
+    return None if tree is None else picture(tree, result)._repr_svg_()
+
+
+def register_ipython() -> bool:
+    """Have a running IPython (Jupyter) show every :class:`Tree` and
+    :class:`Result` as its picture; False when there is no IPython shell."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    if shell is None:
+        return False
+    svg = shell.display_formatter.formatters["image/svg+xml"]
+    svg.for_type(Tree, lambda tree: picture(tree, search=False)._repr_svg_())
+    svg.for_type(Result, _result_svg)
+    return True

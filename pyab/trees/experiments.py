@@ -53,18 +53,11 @@ class Count:
 
 def count_leaves(tree: Any, engine: str, algorithm: str = "bratko") -> Count:
     """Run ``algorithm`` on ``tree`` in one engine and count what it read."""
+    from ..engines import solve
     start = time.perf_counter()
-    if engine == "prolog":
-        from .. import prolog
-        r = prolog.solve(tree, algorithm, names=False)
-        leaves, visited = r.extra["leaves_count"], r.extra["visited_count"]
-    elif engine == "python":
-        from ..search import python_search
-        r = python_search(algorithm)(tree, -math.inf, math.inf)
-        leaves, visited = len(r.leaves), len(r.visited)
-    else:
-        raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
-    return Count(engine, r.best, r.value, leaves, visited, time.perf_counter() - start)
+    r = solve(tree, engine, algorithm, names=False)
+    return Count(engine, r.best, r.value, r.extra["leaves_count"], r.extra["visited_count"],
+                 time.perf_counter() - start)
 
 
 def _agree(counts: Sequence[Count]) -> bool:

@@ -1,0 +1,308 @@
+:- module(pyab_run,
+          [ solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
+            solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
+            entry/8,            % ?Alg, ?Root, ?Alpha, ?Beta, ?Depth, ?Best, ?Val, -Goal
+            algorithm/3         % ?Name, ?PrologFile, ?EntryText
+          ]).
+/** <module> Running one search and answering with what was observed
+
+The algorithms come from the registry prolog/algorithms.json, which
+pyab/search/__init__.py reads too: one row an algorithm, with its Prolog
+file and its entry goal as text over the variables Root, Alpha, Beta,
+Depth, Best and Val.
+
+Answers go back as one string, fields separated by NUL (names may hold
+any other character; the DSL refuses NUL in names).  Errors are not
+turned into text here: they reach the caller (Python reads the exception
+of the query).
+*/
+
+:- use_module(library(prolog_wrap)).
+:- use_module(library(time)).
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(error)).
+:- use_module(library(http/json)).
+:- use_module(state).
+:- use_module(observe).
+:- use_module(store).
+
+                 /*******************************
+                 *         THE REGISTRY         *
+                 *******************************/
+
+:- dynamic algorithm_/4.                % Name, File, EntryText, e(Root, ..., Val)-Goal
+
+%!  algorithm(?Name, ?File, ?EntryText) is nondet.
+%
+%   The rows of prolog/algorithms.json, in order.
+
+algorithm(Name, File, Text) :-
+    algorithm_(Name, File, Text, _).
+
+%!  entry(+Algorithm, ?Root, ?Alpha, ?Beta, ?Depth, ?Best, ?Val, -Goal) is semidet.
+%
+%   The goal that runs Algorithm on Root, called in the program module.
+%   Depth is `inf` or a non-negative integer (for depth-limited searches).
+
+entry(Alg, Root, Alpha, Beta, Depth, Best, Val, Goal) :-
+    algorithm_(Alg, _, _, e(Root, Alpha, Beta, Depth, Best, Val)-Goal).
+
+load_registry_(File) :-
+    retractall(algorithm_(_, _, _, _)),
+    setup_call_cleanup(open(File, read, S, [encoding(utf8)]),
+                       json_read_dict(S, Dict, [value_string_as(string)]),
+                       close(S)),
+    forall(member(Row, Dict.algorithms), registry_row_(Row)).
+
+registry_row_(Row) :-
+    atom_string(Name, Row.name),
+    atom_string(File, Row.prolog),
+    term_string(Goal, Row.entry, [variable_names(Bindings)]),
+    must_be(callable, Goal),
+    Args = e(Root, Alpha, Beta, Depth, Best, Val),
+    Known = ['Root'=Root, 'Alpha'=Alpha, 'Beta'=Beta, 'Depth'=Depth,
+             'Best'=Best, 'Val'=Val],
+    maplist(entry_variable_(Name, Known), Bindings),
+    assertz(algorithm_(Name, File, Row.entry, Args-Goal)).
+
+entry_variable_(Name, Known, Var=V) :-
+    (   memberchk(Var=V, Known)
+    ->  true
+    ;   domain_error(pyab_entry_variable, Name:Var)
+    ).
+
+:- prolog_load_context(directory, Dir),
+   directory_file_path(Dir, '../algorithms.json', File),
+   load_registry_(File).
+
+                 /*******************************
+                 *          ONE SEARCH          *
+                 *******************************/
+
+%!  solve(+Tree, +Prog, +File, +Alg, +RootS, +AlphaS, +BetaS, +Opts, -Out) is semidet.
+%
+%   Run algorithm Alg (program File, loaded once into module Prog) on the
+%   tree in module Tree.  RootS, AlphaS and BetaS are strings; the numbers
+%   are read with number_string/2 so floats and infinities arrive exact.
+%   Opts is a string "Depth Seconds" (`inf` or an integer; 0 = no limit),
+%   optionally followed by " StackLimit" (bytes) to run the search under
+%   a smaller stack_limit flag than the process's (the old one is put back
+%   afterwards, also after a resource error).
+%   Out is a string: "ok", best flag, best, value, then the counts and
+%   names of leaves, visited and pruned; "fail" when the search failed.
+%
+%   @error time_limit_exceeded when Seconds pass first
+%   @error domain_error(pyab_algorithm, Alg) for an unknown algorithm
+
+solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out) :-
+    (   rules_module(Tree, _, RulesMode) -> Mode = RulesMode ; Mode = names ),
+    search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Record),
+    !,
+    answer_(Tree, Best, Val, Record, Out).
+solve(_, _, _, _, _, _, _, _, "fail").
+
+search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Record) :-
+    ensure_program(Tree, Prog, File),
+    root_position(Tree, RootS, Root),
+    number_string(Alpha, AlphaS),
+    number_string(Beta, BetaS),
+    split_string(OptsS, " ", "", [DepthS, SecondsS|MoreS]),
+    (   DepthS == "inf" -> Depth = inf ; number_string(Depth, DepthS) ),
+    number_string(Seconds, SecondsS),
+    stack_limit_option_(MoreS, Tree, StackLimit),
+    (   entry(Alg, Root, Alpha, Beta, Depth, Best, Val, Goal)
+    ->  true
+    ;   domain_error(pyab_algorithm, Alg)
+    ),
+    tree_nodes(Tree, Nodes),
+    %   The first store has room for a quarter of the tree's nodes (at
+    %   least 1,024 calls, at most 2^20): the slides' program asks about
+    %   6% of a million-node tree with the full window.
+    Size is max(1024, min(Nodes // 4, 1 << 20)),
+    (   Seconds =:= 0
+    ->  Deadline = inf
+    ;   get_time(Now),
+        Deadline is Now + Seconds
+    ),
+    recording(Mode, Size, Deadline,
+              with_stack_limit_(StackLimit, run_limited_(Seconds, Prog:Goal)),
+              Record).
+
+run_limited_(Seconds, Goal) :-
+    (   Seconds =:= 0
+    ->  once(Goal)
+    ;   call_with_time_limit(Seconds, once(Goal))
+    ).
+
+%   The answer: the observed lists (all derived here, in Prolog).
+%   visited: every node in the order it was first queried (moves/2 or
+%   staticval/2); leaves: every staticval/2 call; pruned: unvisited
+%   children of visited nodes, in depth-first tree order.  A rules tree
+%   in `counts` mode gives the counts and no names (pruned: 0).
+
+answer_(Tree, Best, Val, Record, Out) :-
+    (   var(Best)
+    ->  BestFlag = "0", BestS = ""
+    ;   BestFlag = "1", position_text(Tree, Best, BestS)
+    ),
+    format(string(ValS), "~q", [Val]),
+    (   record_counts(Record, NL, NV)
+    ->  Parts = ["ok", BestFlag, BestS, ValS, NL, NV, 0]
+    ;   (   rules_module(Tree, _, _)
+        ->  Kids = Tree:moves, Text = position_text(Tree)
+        ;   Kids = Tree:tree, Text = name_text_
+        ),
+        record_lists(Record, Kids, Leaves, Visited, Pruned),
+        length(Leaves, NL), length(Visited, NV), length(Pruned, NP),
+        maplist(Text, Leaves, LeafS),
+        maplist(Text, Visited, VisitedS),
+        maplist(Text, Pruned, PrunedS),
+        append([["ok", BestFlag, BestS, ValS, NL, NV, NP], LeafS, VisitedS, PrunedS], Parts)
+    ),
+    atomic_list_concat(Parts, '\u0000', OutA),
+    atom_string(OutA, Out).
+
+%   A fact tree's node names are atoms, their own text (a part for
+%   atomic_list_concat/3 as they are).  The children for the pruned walk:
+%   tree/2 of a fact tree (the facts as loaded), moves/2 of a rules tree
+%   (called outside the record, so nothing is recorded).
+
+name_text_(P, S) :-
+    (   atom(P) -> S = P ; format(string(S), "~q", [P]) ).
+
+%   Without a limit from the caller, a big tree gets room: the slides'
+%   program recurses once per sibling (boundedbest/5 and goodenough/7 are
+%   not tail calls), about 1 Kb of stack per node, so a flat tree of a
+%   million leaves needs about the whole default limit of 1 Gb.  Allow
+%   2 Kb per node when that is more than the current limit.
+
+stack_limit_option_([], Tree, Limit) :-
+    tree_nodes(Tree, Nodes),
+    Need is 2048 * Nodes,
+    current_prolog_flag(stack_limit, Current),
+    (   Need > Current
+    ->  Limit = Need
+    ;   Limit = default
+    ).
+stack_limit_option_([LimitS], _, Limit) :-
+    number_string(Limit, LimitS),
+    must_be(positive_integer, Limit).
+
+%   The stack_limit flag is thread-local, so setting it around the goal
+%   limits exactly this search.
+
+with_stack_limit_(default, Goal) :-
+    !,
+    call(Goal).
+with_stack_limit_(Limit, Goal) :-
+    current_prolog_flag(stack_limit, Old),
+    setup_call_cleanup(set_prolog_flag(stack_limit, Limit),
+                       Goal,
+                       set_prolog_flag(stack_limit, Old)).
+
+                 /*******************************
+                 *        A TRACED SEARCH       *
+                 *******************************/
+
+%!  solve_traced(+Tree, +Prog, +File, +RootS, +AlphaS, +BetaS, +Opts, -Out) is semidet.
+%
+%   solve/9 for the slides' program (or any file with the same
+%   alphabeta/5, goodenough/7 and newbounds/6), step by step.  Prog must
+%   be a module used for traced runs only: its alphabeta/5, goodenough/7
+%   and newbounds/6 are wrapped (wrap_predicate/4, the file stays as
+%   loaded) to add to the record, in order:
+%
+%     - call(Pos, Alpha, Beta)       alphabeta/5 entered
+%     - leaf(Pos, Val)               alphabeta/5 answered after staticval/2
+%     - bounds(Pos, Val, A, B, NA, NB)  newbounds/6 answered
+%     - cut(Pos, Val, A, B, Kind, Rest) goodenough/7 answered by its cut
+%     - return(Pos, GoodPos, Val)    alphabeta/5 answered
+%
+%   Out is solve/9's answer followed by the events, each as its name and
+%   its fields (cut: the count of Rest, then Rest; return: a flag for a
+%   bound GoodPos, then GoodPos).
+
+solve_traced(Tree, Prog, File, RootS, AlphaS, BetaS, OptsS, Out) :-
+    ensure_program(Tree, Prog, File),
+    ensure_traced_(Tree, Prog),
+    search_(trace, Tree, Prog, File, bratko, RootS, AlphaS, BetaS, OptsS, Best, Val, Record),
+    !,
+    answer_(Tree, Best, Val, Record, Out1),
+    record_trace(Record, Events),
+    foldl(tree_event_fields_(Tree), Events, Fields, []),
+    atomic_list_concat([Out1|Fields], '\u0000', OutA),
+    atom_string(OutA, Out).
+solve_traced(_, _, _, _, _, _, _, "fail").
+
+%   Wrap once per program module (the module is used for traced runs only).
+
+ensure_traced_(Tree, Prog) :-
+    traced(Tree, Prog),
+    !.
+ensure_traced_(Tree, Prog) :-
+    % The wrapper bodies run in the wrapped predicate's module: qualify.
+    wrap_predicate(Prog:alphabeta(P, A, B, G, V), pyab_trace, W1,
+                   ( pyab_observe:trace_event(call(P, A, B)),
+                     W1,
+                     pyab_run:alphabeta_exit_(P, G, V) )),
+    wrap_predicate(Prog:newbounds(A2, B2, P2, V2, NA, NB), pyab_trace, W2,
+                   ( W2,
+                     pyab_observe:trace_event(bounds(P2, V2, A2, B2, NA, NB)) )),
+    wrap_predicate(Prog:goodenough(L, A3, B3, P3, V3, G3, GV), pyab_trace, W3,
+                   ( pyab_observe:event_count(N0),
+                     W3,
+                     pyab_run:goodenough_exit_(Tree, N0, L, A3, B3, P3, V3, G3, GV) )),
+    assertz(traced(Tree, Prog)).
+
+%   A leaf: the last thing recorded is staticval/2 on Pos (the tree
+%   module's own wrapper saw it), so alphabeta/5 took its staticval
+%   branch and Val is the static value.
+
+alphabeta_exit_(Pos, GoodPos, Val) :-
+    (   last_event(s(Pos))
+    ->  trace_event(leaf(Pos, Val))
+    ;   true
+    ),
+    trace_event(return(Pos, GoodPos, Val)).
+
+%   Which clause of goodenough/7 answered?  Clause 1 takes an empty list;
+%   clause 3 searches the next sibling (alphabeta/5 is called on it, which
+%   records) before it answers.  So when the list is not empty and nothing
+%   was recorded since goodenough/7 was entered, the search stopped here:
+%   clause 2, the cut.  This looks at what happened rather than re-testing
+%   the clause's conditions.  The kind follows from who moves in Pos:
+%   min_to_move(Pos) can only have passed the first disjunct (Val > Beta,
+%   a beta cut-off); max_to_move(Pos) the second (Val < Alpha, alpha).
+
+goodenough_exit_(Tree, N0, PosList, Alpha, Beta, Pos, Val, _, _) :-
+    (   PosList = [_|_],
+        event_count(N0)
+    ->  (   Tree:min_to_move(Pos) -> Kind = beta ; Kind = alpha ),
+        trace_event(cut(Pos, Val, Alpha, Beta, Kind, PosList))
+    ;   true
+    ).
+
+tree_event_fields_(T, E) --> event_fields_(E, T).
+
+event_fields_(call(P, A, B), T) -->
+    [call], name_field_(T, P), number_field_(A), number_field_(B).
+event_fields_(leaf(P, V), T) -->
+    [leaf], name_field_(T, P), number_field_(V).
+event_fields_(bounds(P, V, A, B, NA, NB), T) -->
+    [bounds], name_field_(T, P), number_field_(V),
+    number_field_(A), number_field_(B), number_field_(NA), number_field_(NB).
+event_fields_(cut(P, V, A, B, Kind, Rest), T) -->
+    { length(Rest, N) },
+    [cut], name_field_(T, P), number_field_(V), number_field_(A), number_field_(B),
+    [Kind, N],
+    names_fields_(Rest, T).
+event_fields_(return(P, G, V), T) -->
+    [return], name_field_(T, P),
+    (   { var(G) } -> ["0", ""] ; ["1"], name_field_(T, G) ),
+    number_field_(V).
+
+name_field_(T, P) --> { position_text(T, P, S) }, [S].
+number_field_(X) --> { format(string(S), "~q", [X]) }, [S].
+names_fields_([], _) --> [].
+names_fields_([P|Ps], T) --> name_field_(T, P), names_fields_(Ps, T).
