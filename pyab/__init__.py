@@ -14,13 +14,13 @@ import math
 
 from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
-from .errors import DSLError, Error, Mismatch, PrologError, SearchTimeout
+from .errors import DSLError, Error, Mismatch, ProgramError, PrologError, SearchTimeout
 from .facts import facts
 from .result import Result
 from .tree import Number, Tree, TreeError
 
 __all__ = [
-    "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
+    "DSLError", "Error", "Mismatch", "ProgramError", "PrologError", "Result", "SearchTimeout",
     "Tree", "TreeError", "check", "dump", "facts", "load", "parse", "solve",
 ]
 __version__ = "0.1.0"

@@ -1,7 +1,8 @@
 """The ``pyab`` command line.  Each command lives in ``pyab/commands/<name>.py``
 with a ``register(subparsers)`` function that adds its parser and sets
 ``run``; this module only dispatches and turns errors into exit codes:
-0 success, 1 a failed check, 2 bad input or usage (one ``error:`` line
+0 success, 1 a failed check, 2 bad input or usage, 3 the program under
+test failed (one ``error:`` line
 naming FILE:LINE:COL, the line and a caret; never a traceback)."""
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ examples:
   pyab show examples/slides.tree             the searched tree in the terminal
   pyab draw examples/slides.tree -o s.html   a page that steps through the search
 
-exit codes: 0 success, 1 a failed check, 2 bad input or usage
+exit codes: 0 success, 1 a failed check, 2 bad input or usage,
+            3 the program under test crashed or answered nonsense
 """
 
 
@@ -72,12 +74,15 @@ def _join_signed(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(_join_signed(sys.argv[1:] if argv is None else argv))
-    from .errors import Error, Mismatch
+    from .errors import Error, Mismatch, ProgramError
     try:
         return int(args.run(args) or 0)
     except Mismatch as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except ProgramError as err:  # the program under test failed: its fault, not the input's
+        print(f"error: {err.reason}", file=sys.stderr)
+        return 3
     except Error as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -39,8 +39,9 @@ def run(args: argparse.Namespace) -> int:
                     f"(use .dot, .svg, .png or .html, or --format)")
     from ..trace import trace
     tree = _common.load_tree(args.file)
-    tr = trace(tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
-               beta=args.beta, depth=args.depth, timeout=args.timeout)
+    tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
+        tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
+        beta=args.beta, depth=args.depth, timeout=args.timeout)
     try:
         if fmt == "html":
             from ..render.html import page

@@ -23,6 +23,8 @@ def run(args: argparse.Namespace) -> int:
     from ..render.terminal import print_tree
     from ..trace import trace
     tree = _common.load_tree(args.file)
-    print_tree(trace(tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
-                     beta=args.beta, depth=args.depth, timeout=args.timeout))
+    tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
+        tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
+        beta=args.beta, depth=args.depth, timeout=args.timeout)
+    print_tree(tr)
     return 0

@@ -13,8 +13,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Search the tree in FILE (or - for stdin) and print the best move "
                     "(the slides' GoodPos), the value (Val), the leaves whose static value "
                     "was read, and the subtrees cut off.  The prolog engine runs the real "
-                    "program in SWI-Prolog and observes it; python runs the mirror.",
-        epilog="example: pyab solve examples/slides.tree --alpha 3 --beta 10 --json")
+                    "program in SWI-Prolog and observes it; python runs the mirror.  With "
+                    "--program/--python/--exec your own implementation searches instead, "
+                    "observed by pyab through the questions it asks (docs/referee.md).",
+        epilog="examples:\n  pyab solve examples/slides.tree --alpha 3 --beta 10 --json\n"
+               "  pyab solve examples/slides.tree --python examples/referee/slides_alphabeta.py:alphabeta",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _common.add_search(p)
     _common.add_json(p)
     p.set_defaults(run=run)
@@ -23,14 +27,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import pyab
     tree = _common.load_tree(args.file)
-    result = pyab.solve(tree, engine=args.engine, algorithm=args.algorithm,
-                        alpha=args.alpha, beta=args.beta, depth=args.depth,
-                        timeout=args.timeout)
+    result = _common.user_search(args, tree)  # --program/--python/--exec: yours
+    who = result.algorithm if result is not None else None
+    if result is None:
+        result = pyab.solve(tree, engine=args.engine, algorithm=args.algorithm,
+                            alpha=args.alpha, beta=args.beta, depth=args.depth,
+                            timeout=args.timeout)
+        who = f"{result.algorithm} in {result.engine}"
     if args.json:
         _common.print_json(result.to_json())
         return 0
     from ..facts import number
-    print(f"{args.file}: {result.algorithm} in {result.engine}, window "
+    print(f"{args.file}: {who}, window "
           f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move at {tree.root}")
     if result.best is not None:
         best = result.best
@@ -39,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         best = "(none: no move reached the window)"
     print(f"  best move    {best}")
-    print(f"  value        {number(result.value) if not isinstance(result.value, str) else result.value}")
+    value = result.value
+    print(f"  value        {number(value) if isinstance(value, (int, float)) else value or '(not reported)'}")
     print(f"  leaves read  {len(result.leaves)}: {' '.join(result.leaves)}")
     print(f"  nodes called {len(result.visited)}")
     cut = " ".join(result.pruned) if result.pruned else "(nothing)"

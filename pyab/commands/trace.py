@@ -16,8 +16,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "cut-off (alpha or beta, and which siblings it removes), each return.  For "
                     "the slides' program (bratko) the prolog engine observes SWI-Prolog and the "
                     "python engine the mirror; other algorithms get a trace rebuilt from the "
-                    "observed calls, leaves and cuts (no windows).",
-        epilog="example: pyab trace examples/slides.tree --engine python --json")
+                    "observed calls, leaves and cuts (no windows).  With --python or --exec the "
+                    "trace is what pyab can see of your program: the questions it asked, in "
+                    "order, with pyab's answers (its windows and returns stay inside it).",
+        epilog="examples:\n  pyab trace examples/slides.tree --engine python --json\n"
+               "  pyab trace examples/slides.tree --exec 'node examples/referee/client.js'",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _common.add_search(p)
     _common.add_json(p)
     p.set_defaults(run=run)
@@ -26,12 +30,38 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..trace import trace
     tree = _common.load_tree(args.file)
-    tr = trace(tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
-               beta=args.beta, depth=args.depth, timeout=args.timeout)
+    if args.python or args.exec:
+        return _questions(args, tree)
+    tr = _common.user_trace(args, tree) or trace(  # --program: rebuilt; else pyab's own
+        tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
+        beta=args.beta, depth=args.depth, timeout=args.timeout)
     if args.json:
         _common.print_json(tr.to_json())
         return 0
     from ..render.table import print_table
     print_table(tr, title=f"{args.file}: {tr.algorithm} in {tr.engine}, window "
                           f"{_common.window_text(args.alpha, args.beta)}")
+    return 0
+
+
+def _questions(args: argparse.Namespace, tree) -> int:
+    """Your program's search as pyab saw it: each question and its answer."""
+    from ..facts import number
+    log: list = []
+    result = _common.user_search(args, tree, log)
+    if args.json:
+        _common.print_json({"result": result.to_json(), "questions": [
+            {"question": q, "node": n, "answer": a} for q, n, a in log]})
+        return 0
+    print(f"{args.file}: {result.algorithm}, window {_common.window_text(args.alpha, args.beta)}")
+    print("  the questions it asked, in order, with pyab's answers:")
+    width = len(str(len(log)))
+    for i, (q, n, a) in enumerate(log, 1):
+        shown = (" ".join(a) if a else "[] (a leaf)") if q == "moves" else \
+            ("MAX" if a else "MIN") if q == "max_to_move" else number(a)
+        print(f"  {i:>{width}}  {q}({n}) -> {shown}")
+    value = result.value
+    print(f"  answer: best {result.best}, value "
+          f"{number(value) if isinstance(value, (int, float)) else '(not reported)'}; "
+          f"{len(result.leaves)} leaves read, {len(result.pruned)} cut off")
     return 0
