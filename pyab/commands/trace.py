@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from . import _common
 
@@ -10,7 +11,8 @@ from . import _common
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "trace", help="the search step by step: calls, leaves, bounds, cuts, returns",
-        description="Search the tree in FILE (or - for stdin) and print every step as a row "
+        description=textwrap.fill(
+            "Search the tree in FILE (or - for stdin) and print every step as a row "
                     "of a table like the slides' Alpha/Beta/GoodPos/Val frames: each call of "
                     "alphabeta/5 with its window, each leaf read, each newbounds/6 answer, each "
                     "cut-off (alpha or beta, and which siblings it removes), each return.  For "
@@ -18,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "python engine the mirror; other algorithms get a trace rebuilt from the "
                     "observed calls, leaves and cuts (no windows).  With --python or --exec the "
                     "trace is what pyab can see of your program: the questions it asked, in "
-                    "order, with pyab's answers (its windows and returns stay inside it).",
+                    "order, with pyab's answers (its windows and returns stay inside it)."),
         epilog="examples:\n  pyab trace examples/slides.tree --engine python --json\n"
                "  pyab trace examples/slides.tree --exec 'node examples/referee/client.js'",
         formatter_class=argparse.RawDescriptionHelpFormatter)
