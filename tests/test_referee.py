@@ -225,7 +225,7 @@ def test_a_broken_python_function_is_a_program_error(capsys, tmp_path, func, say
 
 
 @pytest.mark.parametrize("program, says", [
-    ("print('junk', flush=True)", "wrote a line that is not JSON: 'junk'"),
+    ("print('junk', flush=True)", "a line that is not JSON"),
     ("import sys, json; sys.stdin.readline(); print(json.dumps({'moves': 5}), flush=True); "
      "sys.stdin.readline()", "asked moves of 5, which is not a node"),
     ("import sys, json; sys.stdin.readline(); print(json.dumps({'moves': 'a', 'x': 1}), flush=True); "
@@ -233,7 +233,7 @@ def test_a_broken_python_function_is_a_program_error(capsys, tmp_path, func, say
     ("import sys, json; sys.stdin.readline(); print(json.dumps([1]), flush=True)",
      "expected a JSON object"),
     ("import sys; sys.stdin.readline(); sys.stderr.write('oops\\n'); sys.exit(4)",
-     "exited (code 4) in the middle of a search (stderr: oops)"),
+     "(exit 4)"),
     ("import sys, json; sys.stdin.readline(); print(json.dumps({'best': None, 'value': True}), "
      "flush=True)", "returned the value True, which is not a number"),
 ])

@@ -33,7 +33,7 @@ class Child:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._err, cwd=cwd, env=env, bufsize=0)
         except OSError as err:
-            raise ProgramError(f"cannot start {argv[0]!r} ({err.strerror or err})", "crash") from None
+            raise ProgramError(f"cannot start {argv[0]}: {err.strerror or err}", "crash") from None
         self._buf = b""
         self._deadline: float | None = None
         self.stdout_junk = ""
@@ -73,8 +73,9 @@ class Child:
             chunk = os.read(out.fileno(), 65536)
             if not chunk:
                 code = self.proc.wait()
-                what = (f"exited (code {code}) in the middle of a search" if not self._buf
-                        else f"exited (code {code}) after an unfinished line {self._buf[:80]!r}")
+                what = (f"program ended the child (exit {code}) before it answered" if not self._buf
+                        else f"program ended the child (exit {code}) after an unfinished line "
+                             f"{self._buf[:80]!r}")
                 raise self._fail(what, "crash")
             self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
@@ -82,8 +83,8 @@ class Child:
             return json.loads(line.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             self.stdout_junk = (self.stdout_junk + line.decode("utf-8", "replace") + "\n")[:CAP]
-            raise self._fail(f"wrote a line that is not JSON: {line[:80].decode('utf-8', 'replace')!r}",
-                             "protocol") from None
+            raise self._fail("it wrote a line that is not JSON on the protocol channel (stdout): "
+                             f"{line[:80].decode('utf-8', 'replace')!r}", "protocol") from None
 
     def close(self) -> None:
         if self.proc.poll() is None:
