@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.random is not None and args.files:
         raise ValueError("give either FILE... or --random N, not both")
     if args.algorithm == "all" and (args.program or args.python or args.exec):
-        raise ValueError("your program is one algorithm: give --algorithm NAME, not all")
+        raise ValueError("--program/--python/--exec: your program is one algorithm: give --algorithm NAME, not all")
     from ..referee import route_from_args
     route = route_from_args(args)
     if route is not None and (not args.program or args.compare or args.keep_going):
