@@ -50,9 +50,18 @@ def run(args: argparse.Namespace) -> int:
         best = "(none: no move reached the window)"
     print(f"  best move    {best}")
     value = result.value
-    print(f"  value        {number(value) if isinstance(value, (int, float)) else value or '(not reported)'}")
+    if isinstance(value, (int, float)):
+        print(f"  value        {number(value)}  ({result.bound}{'' if result.bound == 'exact' else ' bound'})")
+    else:
+        print(f"  value        {value or '(not reported)'}")
     print(f"  leaves read  {len(result.leaves)}: {' '.join(result.leaves)}")
     print(f"  nodes called {len(result.visited)}")
     cut = " ".join(result.pruned) if result.pruned else "(nothing)"
     print(f"  cut off      {len(result.pruned)}: {cut}")
+    if result.horizon:
+        print(f"  horizon      {len(result.horizon)}: {' '.join(result.horizon)}"
+              "  (below the depth limit: not searched, not cut)")
+    if result.bound != "exact":
+        from ..result import bound_text
+        print(f"  {bound_text(result)}")
     return 0

@@ -14,6 +14,7 @@ Three routes to a program, one protocol:
 
 from __future__ import annotations
 
+from dataclasses import replace
 import math
 import re
 import shlex
@@ -75,8 +76,9 @@ class _ChildRoute(Route):
         if depth is not None:
             job["depth"] = depth
         try:
-            return converse(self._start(), observer, job, allow_no_best=allow_no_best,
-                            value_required=self.interface != "aima")
+            result = converse(self._start(), observer, job, allow_no_best=allow_no_best,
+                              value_required=self.interface != "aima")
+            return replace(result, window=(alpha, beta))
         except ProgramError as err:
             self.close()
             if err.reason.startswith(self.label):
@@ -136,8 +138,7 @@ class PrologRoute(Route):
                       timeout=self.timeout, program=self.path)
         except PrologError as err:
             raise ProgramError(f"{self.label}: {err}", "crash") from None
-        return Result(r.best, r.value, r.leaves, r.visited, r.pruned, engine="SWI-Prolog",
-                      algorithm=self.label)
+        return replace(r, engine="SWI-Prolog", algorithm=self.label)
 
 
 # The predicates the tree provides: a program under test must not define them.
