@@ -52,8 +52,15 @@ plunit:
 
 # Every speed and memory figure beside its yardstick (docs/performance.md);
 # BENCH=--quick for a 100,000-node tree instead of a million.
-bench: setup
+bench: setup $(VENV)/.bench
 	$(BIN)/python -m benchmarks $(BENCH)
+
+# The peers of the Python mirror, for the benchmark only (pyproject's `bench`
+# extra; aima3 without its notebook dependencies, see pyproject.toml).
+$(VENV)/.bench: pyproject.toml
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/pip install -q --no-deps 'aima3==1.0.11'
+	@touch $@
 
 # The SWI-Prolog pack (pack.pl): the algorithm programs as plain files under
 # prolog/pyab/, so `[library(pyab/alphabeta)]` loads the slides' program after

@@ -49,15 +49,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size", type=int, default=None, help="nodes of the big tree (default 1,000,000)")
     p.add_argument("--quick", action="store_true", help="100,000 nodes, fewer repetitions")
     p.add_argument("--full", action="store_true", help="also time the old fact-text loader")
-    p.add_argument("--only", choices=["big", "latency", "crosscheck", "jobs", "implicit"], action="append",
+    p.add_argument("--only", choices=["parse", "big", "latency", "crosscheck", "jobs", "implicit", "peers",
+                                      "coldstart"], action="append",
                    help="run only these sections (repeatable)")
     args = p.parse_args(argv)
     size = args.size or (100_000 if args.quick else 1_000_000)
-    sections = args.only or ["big", "latency", "crosscheck", "jobs", "implicit"]
+    sections = args.only or ["parse", "big", "latency", "crosscheck", "jobs", "implicit", "peers", "coldstart"]
     print(f"machine: {machine()}")
     print(f"started {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; ratios use CPU seconds where both are given\n")
     rows: list[Row] = []
+    notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="pyab-bench-") as tmp:
+        if "parse" in sections:
+            from . import parse
+            more, notes = parse.rows(Path(tmp), args.quick)
+            rows += more
         if "big" in sections:
             from . import big
             rows += big.rows(size, Path(tmp), full=args.full)
@@ -69,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         if "jobs" in sections:
             rows += _jobs(args.quick)
     print_table(rows)
+    for note in notes:
+        print(f"\nnote: {note}")
     print(f"\nfinished {time.strftime('%H:%M:%S')}; machine: {machine()}")
     if "implicit" in sections:
         try:
@@ -78,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
         if implicit is not None and hasattr(implicit, "main"):
             print()
             implicit.main(["--quick"] if args.quick else [])
+    if "peers" in sections:
+        print(); __import__("benchmarks.peers").peers.main(["--quick"] if args.quick else [])
+    if "coldstart" in sections:
+        print(); __import__("benchmarks.coldstart").coldstart.main([])
     return 0
 
 

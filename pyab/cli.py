@@ -45,14 +45,18 @@ exit codes: 0 success, 1 a failed check, 2 bad input or usage,
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: when its first word names a command, only
+    that command's module is imported (a command's start-up pays for its
+    own imports only); otherwise every command, for help and errors."""
     parser = argparse.ArgumentParser(
         prog="pyab", description=DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     from . import __version__
     parser.add_argument("--version", action="version", version=f"pyab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    first = argv[0] if argv else None
+    for name in [first] if first in COMMANDS else COMMANDS:
         importlib.import_module(f"pyab.commands.{name}").register(sub)
     return parser
 
@@ -75,8 +79,8 @@ def _join_signed(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(_join_signed(sys.argv[1:] if argv is None else argv))
+    argv = _join_signed(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv).parse_args(argv)
     from .errors import Error, Mismatch, ProgramError
     try:
         return int(args.run(args) or 0)
@@ -99,5 +103,36 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def exit_now(code: int) -> None:
+    """End the process with ``code`` as soon as its output is out: flush
+    standard output and error, then ``os._exit``, which skips the
+    interpreter's tear-down (SWI-Prolog freeing a big tree's clauses one by
+    one took over a second after the answer was printed).  Only the command
+    line does this, never the library: every file a command writes is
+    closed when the command returns (each is written in a ``with`` block,
+    worker pools too), so nothing but the tear-down is skipped."""
+    import os
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away, or a closed stream
+            pass
+    os._exit(code)
+
+
+def run() -> None:
+    """The ``pyab`` entry point (and ``python -m pyab``): :func:`main`, then
+    :func:`exit_now` with its exit code."""
+    try:
+        code = main()
+    except SystemExit as stop:  # argparse's --help, --version and usage errors
+        if stop.code is None or isinstance(stop.code, int):
+            code = stop.code or 0
+        else:
+            print(stop.code, file=sys.stderr)
+            code = 1
+    exit_now(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

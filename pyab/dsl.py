@@ -14,15 +14,20 @@ import re
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+if TYPE_CHECKING:
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+# lark is imported only when a text needs it (the fast paths read most trees
+# without it; importing it costs about 50 ms of a command's start-up).
 
 from .errors import DSLError
 from .facts import number as number_text
 from .facts import quote
 from .flatscan import scan
+from .treescan import _HEAD, scan_list, scan_nested
 from .tree import Number, Tree, TreeError, build, build_plain
 
 __all__ = ["dump", "load", "parse"]
@@ -81,7 +86,7 @@ def _pos(token: Token) -> tuple[int, int]:
     return (token.line or 0, token.column or 0)
 
 
-class _Collect(Transformer):
+class _Collect:  # a lark Transformer: the base is added by _Parser
     """Builds the declarations while the parser reduces (inline)."""
 
     def __init__(self) -> None:
@@ -189,7 +194,8 @@ class _Parser:
     lock because the transformer collects per-parse state."""
 
     def __init__(self) -> None:
-        self.collect = _Collect()
+        from lark import Lark, Transformer
+        self.collect = type("Collect", (_Collect, Transformer), {})()
         self.lark = Lark.open("grammar.lark", rel_to=__file__, parser="lalr",
                               transformer=self.collect, maybe_placeholders=True)
         self.lock = threading.Lock()
@@ -214,6 +220,20 @@ def _list_form(shape: Any, collect: _Collect, start: tuple[int, int]) -> None:
             collect.values.append((name, value, pos))
 
 
+def _fast(text: str) -> Tree | None:
+    """The tree read by the fast paths (pyab.flatscan, pyab.treescan), or
+    None when they leave the text to lark.  The first character after an
+    optional side says which form to try: ``[`` the list form; else the
+    flat form, whose pattern fails at the first ``(`` of a nested tree."""
+    start = _HEAD.match(text)
+    if text[start.end():start.end() + 1] == "[":  # type: ignore[union-attr]
+        return scan_list(text)
+    plain = scan(text)
+    if plain is not None:
+        return build_plain(*plain)
+    return scan_nested(text)
+
+
 def parse(text: str, source: str = "<string>") -> Tree:
     """Parse DSL ``text`` into a validated :class:`Tree`.
 
@@ -222,15 +242,14 @@ def parse(text: str, source: str = "<string>") -> Tree:
     >>> parse("a(b(e=3, f=12), c(h=2))").children("a")
     ('b', 'c')
     """
-    plain = scan(text)  # big flat files: the same declarations, read in C
-    if plain is not None:
-        tree = build_plain(*plain)
-        if tree is not None:
-            return tree
-        # else something is wrong: lark keeps the places to name it
+    tree = _fast(text)
+    if tree is not None:
+        return tree
+    # Not sure (or something is wrong): lark decides, and names the place.
     # Lines as lark counts them (by \n only; splitlines() also breaks at \r,
     # \f, \u2028, ..., and the excerpt would show the wrong line).
     lines = [line.removesuffix("\r") for line in text.split("\n")]
+    from lark.exceptions import UnexpectedInput, VisitError
     parser = _parser()
     with parser.lock:
         collect = parser.collect
@@ -265,6 +284,7 @@ def parse(text: str, source: str = "<string>") -> Tree:
 def _place(err: UnexpectedInput, text: str, lines: list[str]) -> tuple[int, int]:
     """Where to point: the offending token, or just after the last
     non-blank character when the text ends too early."""
+    from lark.exceptions import UnexpectedEOF, UnexpectedToken
     at_end = isinstance(err, UnexpectedEOF) or (
         isinstance(err, UnexpectedToken) and err.token.type == "$END")
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
@@ -278,6 +298,7 @@ def _place(err: UnexpectedInput, text: str, lines: list[str]) -> tuple[int, int]
 
 
 def _describe(err: UnexpectedInput, text: str) -> str:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         if ch == "'":

@@ -62,6 +62,7 @@ class _Engine:
     """The process's SWI-Prolog, reached through pyswip's C bindings."""
 
     def __init__(self) -> None:
+        from .swi_home import configure; configure()  # noqa: E702  (so pyswip starts no swipl)
         import pyswip.prolog  # noqa: F401  (initialises SWI-Prolog)
         from pyswip import core
 

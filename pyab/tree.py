@@ -245,6 +245,26 @@ def _build_quick(edges, values, root_side, defined) -> "Tree | None":
     return build_plain(kids, vals, root_side, named)
 
 
+def plain_values_ok(values) -> bool:
+    """True when :func:`build` takes every one of ``values`` (the static
+    values of one tree): numbers, finite, and SWI-Prolog and Python compare
+    them alike."""
+    kinds = set(map(type, values))
+    if not kinds <= {int, float}:
+        return False  # bool, or not a number
+    if float in kinds:
+        floats = [v for v in values if type(v) is float] if int in kinds else values
+        if not all(map(math.isfinite, floats)):
+            return False
+    if int in kinds:
+        ints = [v for v in values if type(v) is int] if float in kinds else values
+        if not -_FLOAT_MAX_INT < min(ints) <= max(ints) < _FLOAT_MAX_INT:
+            return False
+        if float in kinds and not all(map(_exact_in_float, ints)):
+            return False  # ints a float cannot hold, next to decimals
+    return True
+
+
 def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: str = "max",
                 named: list[str] | None = None) -> "Tree | None":
     """The tree of ``kids`` (each inner node's children in order) and
@@ -264,19 +284,8 @@ def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: 
     child_set = set(children)
     if len(child_set) != len(children):
         return None  # a second parent
-    kinds = set(map(type, vals.values()))
-    if not kinds <= {int, float}:
-        return None  # bool, or not a number
-    if float in kinds:
-        floats = [v for v in vals.values() if type(v) is float] if int in kinds else vals.values()
-        if not all(map(math.isfinite, floats)):
-            return None
-    if int in kinds:
-        ints = [v for v in vals.values() if type(v) is int] if float in kinds else vals.values()
-        if not -_FLOAT_MAX_INT < min(ints) <= max(ints) < _FLOAT_MAX_INT:
-            return None
-        if float in kinds and not all(map(_exact_in_float, ints)):
-            return None  # ints a float cannot hold, next to decimals
+    if not plain_values_ok(vals.values()):
+        return None
     # Every name is a child but the root; each has children or a value.
     roots = (kids.keys() - child_set) | (vals.keys() - child_set)
     both = len(kids.keys() & vals.keys())

@@ -27,16 +27,27 @@ def _outcome(fn, *args):
         t = fn(*args)
     except (pyab.DSLError, pyab.TreeError) as err:
         return ("error", type(err).__name__, str(err))
-    return ("tree", t.names, t.kids, t.values, t.root_side, t.depth, dict(t.index))
+    return ("tree", t.names, t.kids, t.values, t.root_side, t.sides, t.depth, dict(t.index))
 
 
 def _lark_only(text: str):
-    real = dsl.scan
-    dsl.scan = lambda _text: None
+    real = dsl._fast
+    dsl._fast = lambda _text: None
     try:
         return _outcome(dsl.parse, text, "t.tree")
     finally:
-        dsl.scan = real
+        dsl._fast = real
+
+
+def _fast_taken(text: str):
+    """The tree the fast paths read, with lark out of reach (fails if they
+    leave the text to it)."""
+    real = dsl._parser
+    dsl._parser = None  # type: ignore[assignment]
+    try:
+        return _outcome(dsl.parse, text, "t.tree")
+    finally:
+        dsl._parser = real
 
 
 def _walk_only(*args):
@@ -98,9 +109,10 @@ def test_flat_fast_path_edge_cases(text):
     assert _outcome(dsl.parse, text, "t.tree") == _lark_only(text)
 
 
-def test_flat_fast_path_is_taken_only_for_plain_flat_text():
+def test_flat_fast_path_is_taken_only_for_flat_text():
     assert flatscan.scan("a -> b\nb = 1") is not None
-    for text in ("a(b=1)", "[1, 2]", "a -> 'b'\n'b' = 1", "a -> b b"):
+    assert flatscan.scan("a -> 'b'\n'b' = 1") is not None
+    for text in ("a(b=1)", "[1, 2]", "a -> b b", "a -> 'b\\q'\n'b\\q' = 1"):
         assert flatscan.scan(text) is None
 
 
@@ -192,3 +204,134 @@ def test_packed_load_gives_the_clauses_of_the_fact_text(tmp_path):
                  "-g", f"same_clauses('{tmp_path}', {len(trees)})", "-t", "halt", str(prog))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Warning" not in done.stderr, done.stderr
+
+
+# -- the nested and list forms, quoted names, comments (pyab.treescan) -------
+
+_NESTED_PIECES = _PIECES + ["a(", "b = 2 (", "))", "(c=1)", "# ) , (\n", "% 'x\n", "'it''s'",
+                            "'a\\\\x41\\\\b'", "'\\\\q'", "'\\\\x0\\\\'", "'\\\\uD800'", "'#%'", "max ",
+                            "min(", "[1]", "= 5", "a = 1"]
+
+
+def _list_text(tree: pyab.Tree) -> str:
+    """``tree`` in the list form (its names are dropped)."""
+    def one(i: int) -> str:
+        ks = tree.kids[i]
+        return "[" + ", ".join(one(k) for k in ks) + "]" if ks else pyab.dump(
+            pyab.Tree(("x",), ((),), (tree.values[i],)), "nested").split("= ")[1].strip()
+    return ("min " if tree.root_side == "min" else "") + one(0) + "\n"
+
+
+def _quoted(text: str, rng: random.Random) -> str:
+    """Some bare names turned into quoted ones, with quotes and escapes."""
+    for n in sorted(set(__import__("re").findall(r"\bn\d+\b", text)), key=len, reverse=True):
+        if rng.random() < 0.5:
+            text = __import__("re").sub(rf"\b{n}\b", rng.choice(
+                [f"'{n} it''s'", f"'{n}#%,()'", f"'\\\\x41\\\\{n}'", f"'{n}\\\\n'", f"'{n}'"]), text)
+    return text
+
+
+def _respace(text: str, rng: random.Random) -> str:
+    if rng.random() < 0.4:
+        gap = rng.choice(["  ", "\n", " # it's ) a, comment\n", "\t% ( ] [\n", "\r\n", "\f"])
+        for sep in ("(", ")", ",", "[", "]") if rng.random() < 0.5 else (",",):
+            text = text.replace(sep, sep + gap)
+    return text
+
+
+def _any_text(rng: random.Random) -> str:
+    shape = Shape(depth=(1, 4), branching=(1, 4), values=(-5, 5), decimals=rng.random() < 0.3)
+    tree = random_tree(rng, shape)
+    form = rng.choice(["nested", "list", "flat"])
+    text = _list_text(tree) if form == "list" else pyab.dump(tree, form)
+    if form != "list" and rng.random() < 0.5:
+        text = _quoted(text, rng)
+    return _respace(text, rng)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 3))
+def test_every_fast_path_agrees_with_lark(rng, edits):
+    """Nested, list and flat texts (quoted names, comments with quotes and
+    brackets), valid and edited at random: the same tree or the same error."""
+    text = _any_text(rng)
+    for _ in range(edits):
+        i = rng.randint(0, len(text))
+        r = rng.random()
+        if r < 0.6:
+            text = text[:i] + rng.choice(_NESTED_PIECES) + text[i:]
+        else:
+            text = text[:i] + text[i + rng.randint(1, 4):]
+    assert _outcome(dsl.parse, text, "t.tree") == _lark_only(text)
+
+
+@pytest.mark.parametrize("text", [
+    "a(b=1)", "min a(b(e=3, f=12), c = 4 (h=2))", "max max(min=1, maxa=2)", "min max(b=1)",
+    "a(b=1,)", "a()", "a(b)", "a(b=1) c", "a(b=1), c(d=2)", "a(b=1))", "a((b=1)", "a = 3",
+    "a(b=1, b=2)", "a(a=1)", "a('b c' = 1, 'b c' = 2)", "a('it''s' = 1, 'x\\\\y' = 2)",
+    "a('\\\\x41\\\\' = 1, 'A' = 2)", "a('\\\\x0\\\\' = 1)", "a('\\\\uD800' = 1)", "a(b = 1e999)",
+    "a(b = 1.)", "a(b = 9007199254740993, c = 0.5)", "a(b = " + "9" * 5000 + ")", "a(b=1 # ) x\n)",
+    "a(b=1 % ,\n, c=2)", "a(b=1, # 'q\n c=2)", "a('#' = 1, '%' = 2) # it's", "a(\n\fb=1\r\n)",
+    "[1, 2]", "min [[3, 12, 8], [2, 4, 6]]", "[]", "[[]]", "[1,]", "[1 2]", "[[1], 2]]", "[1]]",
+    "[[1]", "[1] [2]", "[1, [2, [3, [4]]]]", "[1e999]", "[0.5, 9007199254740993]", "[1, # ]\n 2]",
+    "max [1]", "max[1]", "[1] # it's", "['a']", "1", "[-1, +2, 3.5e2]", "a -> b\nb = 1 # it's",
+    "'a b' -> 'c'\n'c' = 1", "a -> 'b', # ' c\n c\n'b' = 1\nc = 2", "'a' -> b\na = 1\nb = 2",
+    "a -> b, 'c''d'\nb = 1\n'c''d' = 2", "a -> 'b\\\\x41\\\\'\n'bA' = 1", "'max' -> b\nb = 1",
+    # sides per node (`max`/`min` before a name)
+    "a(min b(min c(d = 3)), e = 1)", "min a(max b = 1, c = 2)", "min min a(b=1)", "max a(max b(c=1))",
+    "a(max = 3, min b = 2)", "a(max'b' = 1)", "a(maxb = 1)", "a(min min = 1)", "a(min max(min = 1))",
+    "max [1]", "min b -> c, d\nmax d = 3\nc = 1\nb = 0", "a -> b\nmax b = 1", "min b = 3\nmin a -> b",
+    "a(b = 1, min)", "a(min, b = 1)", "a(min (b = 1))",
+])
+def test_fast_paths_edge_cases(text):
+    assert _outcome(dsl.parse, text, "t.tree") == _lark_only(text)
+
+
+def test_the_benchmark_shapes_take_the_fast_paths():
+    """Each shape and name style the benchmark measures is read without lark
+    (small versions), and the same as lark reads it."""
+    from benchmarks import shapes
+    texts = [shapes.dfs(3, 3), shapes.quoted(3, 3), shapes.ragged(300), shapes.nested(3, 3),
+             shapes.listform(3, 3), shapes.deep_list(300), "a(min b(min c(d = 3)), e = 1)"]
+    for text in texts:
+        fast = _fast_taken(text)
+        assert fast[0] == "tree", fast
+        assert fast == _lark_only(text)
+
+
+def test_deep_list_form_has_lazy_names_that_agree():
+    text = "[" * 2000 + "[7, 8]" + "]" * 2000
+    fast = dsl.parse(text)
+    real = dsl._fast
+    dsl._fast = lambda _t: None
+    try:
+        slow = dsl.parse(text)
+    finally:
+        dsl._fast = real
+    assert type(fast.names).__name__ == "DeweyNames"  # too long to spell them all
+    assert len(fast) == len(slow) and fast.names == slow.names
+    for name in (slow.names[0], slow.names[1500], slow.names[-1], slow.names[-2]):
+        assert fast.index[name] == slow.index[name] and name in fast
+    for bad in ("r_2", "r_1_1_0", "r_01", "r_", "x", "r_1_1_1_3"):
+        assert bad not in fast
+    assert (fast.kids, fast.values, fast.depth) == (slow.kids, slow.values, slow.depth)
+
+
+_CAPPED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # 1 GB of address space
+import pyab
+t = pyab.parse("[" * 50_000 + "1" + "]" * 50_000)
+assert len(t) == 50_001 and t.values[-1] == 1 and t.kids[-1] == () and t.depth[-1] == 50_000
+assert t.names[-1] == "r" + "_1" * 50_000 and t.index[t.names[-1]] == 50_000
+print("ok")
+"""
+
+
+def test_list_form_memory_is_linear():
+    """A 100 KB list-form file 50,000 deep (its Dewey names together would be
+    2.5 GB) parses in 1 GB of address space."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", _CAPPED], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

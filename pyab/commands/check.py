@@ -65,6 +65,10 @@ See docs/referee.md.""")
     p.add_argument("--jobs", type=_common.positive, default=1, metavar="N",
                    help="with --random: spread the trees over N processes, each with its own "
                         "SWI-Prolog (same seed, same trees, same verdict; default 1)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --random: check the trees on the Dask cluster whose scheduler is "
+                        "at ADDRESS (e.g. tcp://10.0.0.5:8786), one share per worker thread; "
+                        "workers must be processes (needs pip install 'pyab[dist]')")
     p.add_argument("--save-dir", default=".", metavar="DIR",
                    help="where a disagreeing random tree is saved (default .)")
     _common.add_program(p)
@@ -86,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give FILE... or --random N")
     if args.random is not None and args.files:
         raise ValueError("give either FILE... or --random N, not both")
+    if getattr(args, "scheduler", None) and args.random is None:
+        raise ValueError("--scheduler works with --random N")
     if args.algorithm == "all" and (args.program or args.python or args.exec):
         raise ValueError("--program/--python/--exec: your program is one algorithm: give --algorithm NAME, not all")
     from ..referee import route_from_args
@@ -160,19 +166,21 @@ def _random(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     last = start
     jobs = getattr(args, "jobs", 1)
-    tty = sys.stderr.isatty() and jobs == 1
+    scheduler = getattr(args, "scheduler", None)
+    parallel = jobs > 1 or scheduler is not None
+    tty = sys.stderr.isatty() and not parallel
     # With --jobs the workers check the trees; this loop then only rebuilds
     # the sequence up to the first disagreement to report it like --jobs 1.
-    first_bad = _first_disagreement(args, shape, jobs) if jobs > 1 else None
+    first_bad = _first_disagreement(args, shape, jobs) if parallel else None
     for i in range(1, args.random + 1):
-        if jobs > 1 and first_bad is None:
+        if parallel and first_bad is None:
             break
         tree = random_tree(rng, shape)
         alpha, beta = random_window(rng, tree, args.windows)
-        if jobs > 1 and i != first_bad:
+        if parallel and i != first_bad:
             continue
         _, _, diff = _one(tree, args, alpha, beta)
-        if jobs > 1 and not diff:
+        if parallel and not diff:
             raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
         if diff:
             out = Path(args.save_dir) / f"pyab-mismatch-seed{args.seed}-{i}.tree"
@@ -204,7 +212,8 @@ def _random(args: argparse.Namespace) -> int:
         _common.print_json({"checked": args.random, "agree": True, "seed": args.seed,
                             "algorithm": args.algorithm, "seconds": round(elapsed, 3)})
     else:
-        on = f" on {jobs} processes" if jobs > 1 else ""
+        on = (f" on the Dask cluster at {scheduler}" if scheduler else
+              f" on {jobs} processes" if jobs > 1 else "")
         print(f"{args.random} random trees (seed {args.seed}, {args.algorithm}): "
               f"both engines agree on every one ({rate:.0f} trees/s{on})")
     return 0
@@ -220,6 +229,12 @@ def _first_disagreement(args: argparse.Namespace, shape, jobs: int) -> int | Non
     from concurrent.futures import ProcessPoolExecutor
 
     settings = {k: v for k, v in vars(args).items() if k != "run"}
+    if getattr(args, "scheduler", None):  # one share per worker thread of the cluster
+        from ..distributed import run_tasks
+        found = run_tasks(args.scheduler, _check_share,
+                          lambda n: [(settings, shape, share, n) for share in range(n)])
+        bad = [i for i in found if i is not None]
+        return min(bad) if bad else None
     ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         found = list(pool.map(_check_share, [settings] * jobs, [shape] * jobs,

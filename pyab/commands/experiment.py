@@ -102,6 +102,9 @@ def _engine_options(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--algorithm", default="bratko", metavar="NAME",
                    help="which alpha-beta (default bratko, the slides' program)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the table's cells on the Dask cluster whose scheduler is at ADDRESS, "
+                        "one SWI-Prolog per worker process (needs pip install 'pyab[dist]')")
     _common.add_json(p)
 
 
@@ -131,8 +134,15 @@ def run_knuth_moore(args: argparse.Namespace) -> int:
     _check_algorithm(args.algorithm)
     orderings = ("perfect", "worst") if args.ordering == "both" else (args.ordering,)
     d0, d1 = args.depth
-    rows = knuth_moore_rows(args.branching, range(d0, d1 + 1), orderings, args.algorithm,
-                            ENGINES[args.engine], _Progress(args.quiet or args.json))
+    if getattr(args, "scheduler", None):  # one task per depth
+        from ..distributed import run_tasks
+        cells = run_tasks(args.scheduler, knuth_moore_rows, lambda _: [
+            (args.branching, [d], orderings, args.algorithm, ENGINES[args.engine])
+            for d in range(d0, d1 + 1)])
+        rows = [row for cell in cells for row in cell]
+    else:
+        rows = knuth_moore_rows(args.branching, range(d0, d1 + 1), orderings, args.algorithm,
+                                ENGINES[args.engine], _Progress(args.quiet or args.json))
     agree = all(r["agree"] for r in rows)
     if args.json:
         _common.print_json({"branching": args.branching, "algorithm": args.algorithm,
@@ -193,15 +203,22 @@ def _print_table(head: list[str], rows: list[list[str]]) -> None:
 
 
 def run_random_order(args: argparse.Namespace) -> int:
-    from ..trees.experiments import random_order_rows
+    from ..trees.experiments import add_growth, random_order_rows
     _check_algorithm(args.algorithm)
     d0, d1 = args.depth
     progress = _Progress(args.quiet or args.json)
-    rows = []
-    for b in args.branching:
-        depths = [d for d in range(d0, d1 + 1) if b ** d <= args.max_leaves]
-        rows += random_order_rows([b], depths, args.trees, args.algorithm,
-                                  ENGINES[args.engine], progress)
+    cells = [(b, d) for b in args.branching for d in range(d0, d1 + 1) if b ** d <= args.max_leaves]
+    if getattr(args, "scheduler", None):  # one task per (b, d) cell
+        from ..distributed import run_tasks
+        done = run_tasks(args.scheduler, random_order_rows, lambda _: [
+            ([b], [d], args.trees, args.algorithm, ENGINES[args.engine]) for b, d in cells])
+        rows = add_growth([row for cell in done for row in cell])
+    else:
+        rows = []
+        for b in args.branching:
+            depths = [d for b1, d in cells if b1 == b]
+            rows += random_order_rows([b], depths, args.trees, args.algorithm,
+                                      ENGINES[args.engine], progress)
     agree = all(r["agree"] for r in rows)
     if args.plot:
         from ..trees.plot import plot_random_order

@@ -1,6 +1,6 @@
 """The Python mirror of AIMA's ALPHA-BETA-SEARCH (``prolog/aima.pl``).
 
-One generator per function of the pseudo-code:
+One function per function of the pseudo-code:
 
 * MAX-VALUE cuts on ``v >= beta``, MIN-VALUE on ``v <= alpha`` (non-strict,
   unlike the slides' program) and both return ``v``, the best value seen,
@@ -21,7 +21,7 @@ import math
 
 from ..result import Result
 from ..tree import Number, Tree
-from .common import Recorder
+from .common import Recorder, access
 from .trampoline import run
 
 __all__ = ["search"]
@@ -31,53 +31,52 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
            depth: int | None = None, **_: object) -> Result:
     """ALPHA-BETA-SEARCH on the root of ``tree`` in ``alpha..beta``, ``depth``
     plies deep (None: no limit)."""
-    moves, is_max = tree.kids_of, tree.is_max
+    actions, _, is_max = access(tree)
     rec = Recorder(tree, "aima")
-
-    def deeper(depth):
-        return None if depth is None else depth - 1
+    visit, read = rec.visit, rec.read
+    deeper = (lambda depth: None) if depth is None else (lambda depth: depth - 1)
 
     def max_value(state, alpha, beta, depth):
         """MAX-VALUE; returns (v, [(successor, value), ...])."""
         if depth == 0:
-            return rec.read(state), []  # EVAL at the cut-off
-        rec.visit(state)
-        successors = moves(state)
-        if not successors:  # TERMINAL-TEST
-            return rec.read(state), []  # UTILITY
-        v, scored = -math.inf, []
-        for s in successors:
-            w, _ = yield min_value(s, alpha, beta, deeper(depth))
+            return read(state), ()  # EVAL at the cut-off
+        visit(state)
+        successors = actions(state)
+        if not successors:  # if TERMINAL-TEST(state) then return UTILITY(state)
+            return read(state), ()
+        v, scored = -math.inf, []  # v <- -inf
+        for s in successors:  # for each a in ACTIONS(state) do
+            w = min_value(s, alpha, beta, deeper(depth))[0]
             scored.append((s, w))
-            v = w if w > v else v
-            if v >= beta:
+            v = w if w > v else v  # v <- MAX(v, MIN-VALUE(RESULT(s, a), alpha, beta))
+            if v >= beta:  # if v >= beta then return v
                 return v, scored
-            alpha = v if v > alpha else alpha
+            alpha = v if v > alpha else alpha  # alpha <- MAX(alpha, v)
         return v, scored
 
     def min_value(state, alpha, beta, depth):
         """MIN-VALUE; returns (v, [(successor, value), ...])."""
         if depth == 0:
-            return rec.read(state), []
-        rec.visit(state)
-        successors = moves(state)
+            return read(state), ()
+        visit(state)
+        successors = actions(state)
         if not successors:
-            return rec.read(state), []
-        v, scored = math.inf, []
+            return read(state), ()
+        v, scored = math.inf, []  # v <- +inf
         for s in successors:
-            w, _ = yield max_value(s, alpha, beta, deeper(depth))
+            w = max_value(s, alpha, beta, deeper(depth))[0]
             scored.append((s, w))
-            v = w if w < v else v
-            if v <= alpha:
+            v = w if w < v else v  # v <- MIN(v, MAX-VALUE(RESULT(s, a), alpha, beta))
+            if v <= alpha:  # if v <= alpha then return v
                 return v, scored
-            beta = v if v < beta else beta
+            beta = v if v < beta else beta  # beta <- MIN(beta, v)
         return v, scored
 
     def alpha_beta_search(state, alpha, beta, depth):
         value = max_value if is_max(state) else min_value
-        v, scored = yield value(state, alpha, beta, depth)
-        action = next((s for s, w in scored if w == v), None)
+        v, scored = value(state, alpha, beta, depth)  # v <- MAX-VALUE(state, -inf, +inf)
+        action = next((s for s, w in scored if w == v), None)  # the action in ACTIONS(state) with value v
         return action, v
 
-    best, value = run(alpha_beta_search(tree.root_node, alpha, beta, depth))
+    best, value = run(tree, alpha_beta_search, tree.root_node, alpha, beta, depth)
     return rec.result(best, value)

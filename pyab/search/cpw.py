@@ -48,7 +48,7 @@ def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf
             return None, rec.read(pos)
         best = None
         for move in all_moves:
-            _, score = yield alpha_beta_min(move, alpha, beta, _deeper(depthleft))
+            _, score = alpha_beta_min(move, alpha, beta, _deeper(depthleft))
             if score >= beta:
                 return move, beta  # fail hard beta-cutoff
             if score > alpha:
@@ -64,7 +64,7 @@ def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf
             return None, rec.read(pos)
         best = None
         for move in all_moves:
-            _, score = yield alpha_beta_max(move, alpha, beta, _deeper(depthleft))
+            _, score = alpha_beta_max(move, alpha, beta, _deeper(depthleft))
             if score <= alpha:
                 return move, alpha  # fail hard alpha-cutoff
             if score < beta:
@@ -73,7 +73,7 @@ def search_minmax(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf
 
     root = tree.root_node
     first = alpha_beta_max if is_max(root) else alpha_beta_min
-    best, value = run(first(root, alpha, beta, depth))
+    best, value = run(tree, first, root, alpha, beta, depth)
     return rec.result(best, value)
 
 
@@ -84,9 +84,9 @@ def _negamax(tree: Tree, name: str, routine: Callable, alpha: Number, beta: Numb
     rec = Recorder(tree, name)
     root = tree.root_node
     if tree.is_max(root):
-        best, value = run(routine(tree, rec, root, alpha, beta, depth))
+        best, value = run(tree, routine, tree, rec, root, alpha, beta, depth)
     else:
-        best, score = run(routine(tree, rec, root, -beta, -alpha, depth))
+        best, score = run(tree, routine, tree, rec, root, -beta, -alpha, depth)
         value = -score
     return rec.result(best, value)
 
@@ -105,7 +105,7 @@ def _alpha_beta(tree, rec, pos, alpha, beta, depthleft):
         return None, _side_score(tree, pos, rec.read(pos))
     best = None
     for move in all_moves:
-        _, score = yield _alpha_beta(tree, rec, move, -beta, -alpha, _deeper(depthleft))
+        _, score = _alpha_beta(tree, rec, move, -beta, -alpha, _deeper(depthleft))
         score = -score
         if score >= beta:
             return move, beta  # fail hard beta-cutoff
@@ -124,7 +124,7 @@ def _alpha_beta_fail_soft(tree, rec, pos, alpha, beta, depthleft):
         return None, _side_score(tree, pos, rec.read(pos))
     bestscore, best = -math.inf, None
     for move in all_moves:
-        _, score = yield _alpha_beta_fail_soft(tree, rec, move, -beta, -alpha, _deeper(depthleft))
+        _, score = _alpha_beta_fail_soft(tree, rec, move, -beta, -alpha, _deeper(depthleft))
         score = -score
         if score >= beta:
             return move, score  # fail-soft beta-cutoff

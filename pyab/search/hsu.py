@@ -3,8 +3,8 @@
 Tsan-sheng Hsu ("Alpha-Beta Pruning: Algorithm and Analysis") gives each
 version twice: in mini-max form (F', G': one procedure per side) and in
 nega-max form (F: one procedure, values negated at each level).  Both are
-here, procedure for procedure as in the Prolog file, written as generator
-"clauses" run by :func:`~pyab.search.trampoline.run`:
+here, procedure for procedure as in the Prolog file, written as plain
+recursive functions run by :func:`~pyab.search.trampoline.run`:
 
 * ``search_f1`` / ``search_f1_negamax``: the original version, fail hard;
 * ``search_f2`` / ``search_f2_negamax``: one-sided bound;
@@ -81,18 +81,17 @@ class _Common:
     def minimax_root(self, alpha, beta, fp: Callable, gp: Callable) -> Result:
         """F'(root) at a MAX root, G'(root) at a MIN root."""
         root = self.tree.root_node
-        call = fp(root, alpha, beta, self.depth) if self.tree.is_max(root) \
-            else gp(root, alpha, beta, self.depth)
-        best, value = run(call)
+        first = fp if self.tree.is_max(root) else gp
+        best, value = run(self.tree, first, root, alpha, beta, self.depth)
         return self.rec.result(best, value)
 
     def negamax_root(self, alpha, beta, f: Callable) -> Result:
         """F(root); at a MIN root the window and the value are negated."""
         root = self.tree.root_node
         if self.tree.is_max(root):
-            best, value = run(f(root, alpha, beta, self.depth))
+            best, value = run(self.tree, f, root, alpha, beta, self.depth)
         else:
-            best, nval = run(f(root, -beta, -alpha, self.depth))
+            best, nval = run(self.tree, f, root, -beta, -alpha, self.depth)
             value = -nval
         return self.rec.result(best, value)
 
@@ -118,7 +117,7 @@ def search_f1(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, c.f(pos)
         m, best = alpha, None
         for p in ps:
-            _, t = yield g1p(p, m, beta, depth - 1)
+            _, t = g1p(p, m, beta, depth - 1)
             if t > m:
                 m, best = t, p
             if m >= beta:
@@ -133,7 +132,7 @@ def search_f1(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, c.f(pos)
         m, best = beta, None
         for p in ps:
-            _, t = yield f1p(p, alpha, m, depth - 1)
+            _, t = f1p(p, alpha, m, depth - 1)
             if t < m:
                 m, best = t, p
             if m <= alpha:
@@ -157,7 +156,7 @@ def search_f1_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
         top = c.top(pos)
         m, best = alpha, None
         for p in ps:
-            _, t0 = yield f1(p, -beta, -m, depth - 1)
+            _, t0 = f1(p, -beta, -m, depth - 1)
             t = -t0
             if t > m:
                 m, best = t, p
@@ -183,7 +182,7 @@ def search_f2(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, c.f(pos)
         m, best = -INF, None
         for p in ps:
-            _, t = yield g2p(p, m, depth - 1)
+            _, t = g2p(p, m, depth - 1)
             if t > m:
                 m, best = t, p
             if m == c.hi or m >= beta:
@@ -196,7 +195,7 @@ def search_f2(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, c.f(pos)
         m, best = INF, None
         for p in ps:
-            _, t = yield f2p(p, m, depth - 1)
+            _, t = f2p(p, m, depth - 1)
             if t < m:
                 m, best = t, p
             if m == c.lo or m <= alpha:
@@ -220,7 +219,7 @@ def search_f2_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
         top = c.top(pos)
         m, best = -INF, None
         for p in ps:
-            _, t0 = yield f2(p, -m, depth - 1)
+            _, t0 = f2(p, -m, depth - 1)
             t = -t0
             if t > m:
                 m, best = t, p
@@ -245,7 +244,7 @@ def search_f3(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, c.f(pos)
         m, best = -INF, None
         for p in ps:
-            _, t = yield g3p(p, _larger(m, alpha), beta, depth - 1)
+            _, t = g3p(p, _larger(m, alpha), beta, depth - 1)
             if t > m:
                 m, best = t, p
             if m == c.hi or m >= beta:
@@ -258,7 +257,7 @@ def search_f3(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, c.f(pos)
         m, best = INF, None
         for p in ps:
-            _, t = yield f3p(p, alpha, _smaller(m, beta), depth - 1)
+            _, t = f3p(p, alpha, _smaller(m, beta), depth - 1)
             if t < m:
                 m, best = t, p
             if m == c.lo or m <= alpha:
@@ -280,7 +279,7 @@ def search_f3_negamax(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
         top = c.top(pos)
         m, best = -INF, None
         for p in ps:
-            _, t0 = yield f3(p, -beta, -_larger(m, alpha), depth - 1)
+            _, t0 = f3(p, -beta, -_larger(m, alpha), depth - 1)
             t = -t0
             if t > m:
                 m, best = t, p

@@ -38,7 +38,7 @@ def search(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, rec.read(pos)
         m, best = -INF, None
         for p in ps:
-            _, t = yield gp(p, depth - 1)
+            _, t = gp(p, depth - 1)
             if t > m:
                 m, best = t, p
         return best, m
@@ -49,13 +49,13 @@ def search(tree: Tree, alpha: Number = -INF, beta: Number = INF, *,
             return None, rec.read(pos)
         m, best = INF, None
         for p in ps:
-            _, t = yield fp(p, depth - 1)
+            _, t = fp(p, depth - 1)
             if t < m:
                 m, best = t, p
         return best, m
 
     root, d = tree.root_node, (INF if depth is None else depth)
-    best, value = run(fp(root, d) if tree.is_max(root) else gp(root, d))
+    best, value = run(tree, fp if tree.is_max(root) else gp, root, d)
     return rec.result(best, value)
 
 
@@ -72,12 +72,12 @@ def search_negamax(tree: Any, alpha: Number = -INF, beta: Number = INF, *,
             return None, (v if tree.is_max(pos) else -v)
         m, best = -INF, None
         for p in ps:
-            _, t0 = yield f(p, depth - 1)
+            _, t0 = f(p, depth - 1)
             t = -t0
             if t > m:
                 m, best = t, p
         return best, m
 
     root = tree.root_node
-    best, nval = run(f(root, INF if depth is None else depth))
+    best, nval = run(tree, f, root, INF if depth is None else depth)
     return rec.result(best, nval if tree.is_max(root) else -nval)

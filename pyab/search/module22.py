@@ -63,7 +63,7 @@ def search_path(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, 
             return [], sef(state)
         path: list = []
         for child in children:  # 4.
-            child_path, child_value = yield minimax_a_b(child, current_depth + 1, -next_, -current)
+            child_path, child_value = minimax_a_b(child, current_depth + 1, -next_, -current)
             child_sef = -child_value
             if child_sef > next_ + margin:
                 next_, path = child_sef, [child, *child_path]
@@ -76,9 +76,9 @@ def search_path(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, 
     largest = hi if math.isinf(beta) else beta
     root = tree.root_node
     if is_max(root):
-        path, value = run(minimax_a_b(root, 0, largest, smallest))
+        path, value = run(tree, minimax_a_b, root, 0, largest, smallest)
     else:
-        path, score = run(minimax_a_b(root, 0, -smallest, -largest))
+        path, score = run(tree, minimax_a_b, root, 0, -smallest, -largest)
         value = -score
     result = rec.result(path[0] if path else None, value)
     return result, [tree.name_of(n) for n in path]

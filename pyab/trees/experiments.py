@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .uniform import Uniform
 
 __all__ = [
-    "CPW_B40_BEST", "CPW_B40_WORST", "Count", "best_order", "count_leaves",
+    "CPW_B40_BEST", "CPW_B40_WORST", "Count", "add_growth", "best_order", "count_leaves",
     "knuth_moore", "knuth_moore_rows", "random_order_rows",
 ]
 
@@ -136,6 +136,12 @@ def random_order_rows(
                 row["fuller_b075"] = b ** 0.75
                 row["knuth_moore_b_over_log_b"] = b / math.log(b)
             rows.append(row)
+    return add_growth(rows)
+
+
+def add_growth(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Set each random-order row's growth per level from the rows two
+    levels shallower (rows computed apart, e.g. on a cluster, get it here)."""
     # The growth per level deep in the tree, (mean(d) / mean(d-2))^(1/2):
     # leaves^(1/d) also carries the first levels, where every node's first
     # move is searched in full.  Two levels, since odd and even depths differ.

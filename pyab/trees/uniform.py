@@ -143,6 +143,21 @@ class Uniform:
             path.append(str(a + 1))
         return "_".join(["r", *reversed(path)])
 
+    def names_of(self, nodes: Sequence[int]) -> list[str]:
+        """The names of ``nodes``, in bulk: a node listed after its parent
+        is named from the parent's name in one step (``name_of`` walks the
+        whole path).  Same names as ``name_of``."""
+        b, known, name_of = self.branching, {}, self.name_of
+        suffix = [f"_{k}" for k in range(1, b + 1)]
+        get, out = known.get, []
+        for node in nodes:
+            d = node & 63
+            up, a = divmod((node >> 6) - 1, b)
+            parent = get(up << 6 | (d - 1)) if d else None
+            name = known[node] = name_of(node) if parent is None else parent + suffix[a]
+            out.append(name)
+        return out
+
     # -- sizes ------------------------------------------------------------------
     def leaf_count(self) -> int:
         """b^d: the leaves of the whole tree."""

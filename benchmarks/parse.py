@@ -1,0 +1,225 @@
+"""Text -> Tree on trees of several shapes, beside the C floor and plain
+``swipl`` consulting the facts, measured in one run.
+
+- parse rate (nodes per CPU second, median of three fresh processes) of
+  ``pyab.parse`` on each shape of :mod:`benchmarks.shapes`;
+- the C floor (``benchmarks/floor.c``, compiled here with ``gcc -O2`` into a
+  temporary directory; skipped with a note when there is no compiler):
+  reading, parsing and searching the issue's tree;
+- plain ``swipl`` consulting the facts ``pyab facts`` writes for it;
+- peak resident memory of each of the three on the 1.1M-node tree;
+- text -> answer: ``pyab solve --json`` as a whole process against the C
+  floor, and its stages inside one process (parse, pack, load, first solve,
+  print).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import shapes
+from .measure import ROOT, Row, median
+
+# Runs a command and prints its CPU seconds and peak resident memory (KB):
+# a fresh wrapper per command, since RUSAGE_CHILDREN's peak is the largest
+# of all children ever waited for.  The peak includes what the child had
+# mapped from the small wrapper before exec (about 10 MB at most).
+_WRAP = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_utime + r.ru_stime, r.ru_maxrss, done.returncode)
+sys.stdout.write(done.stdout)
+sys.stderr.write(done.stderr)
+"""
+
+# One parse in a fresh process: CPU seconds of the parse alone, nodes, the
+# resident memory before it (text read) and the peak after it (KB; VmHWM,
+# the peak of this program: getrusage's ru_maxrss keeps the peak of the
+# forked parent from before exec).
+_PARSE = """
+import sys, time
+import pyab
+from pyab import dsl
+pyab.parse("a(b=1)"); pyab.parse("[1]"); pyab.parse("a -> b\\nb = 1")
+text = open(sys.argv[1], encoding="utf-8").read()
+before = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmRSS:"))
+c0 = time.process_time()
+tree = pyab.parse(text)
+cpu = time.process_time() - c0
+after = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(cpu, len(tree), before, after)
+"""
+
+# The stages of text -> answer inside one process.
+_STAGES = """
+import json, sys, time
+c = time.process_time
+t0 = c()
+import pyab
+from pyab import prolog
+t1 = c()
+text = open(sys.argv[1], encoding="utf-8").read()
+tree = pyab.parse(text, sys.argv[1])
+t2 = c()
+names, shape = prolog._packed(tree)
+t3 = c()
+eng = prolog.engine()
+with prolog._LOCK:
+    prolog._module(eng, tree)
+t4 = c()
+res = pyab.solve(tree)
+t5 = c()
+out = json.dumps({"best": res.best, "value": res.value, "visited": len(res.visited)})
+t6 = c()
+print(json.dumps({"import": t1 - t0, "parse": t2 - t1, "pack": t3 - t2, "load": t4 - t3,
+                  "solve": t5 - t4, "print": t6 - t5, "best": res.best, "value": res.value}))
+"""
+
+
+def _wrapped(cmd: list[str]) -> tuple[float, int, str]:
+    """CPU seconds, peak RSS (KB) and standard output of ``cmd``."""
+    done = subprocess.run([sys.executable, "-c", _WRAP, *cmd], capture_output=True, text=True, cwd=ROOT)
+    head, _, rest = done.stdout.partition("\n")
+    cpu, rss, code = head.split()
+    if code != "0":
+        raise RuntimeError(f"{' '.join(cmd)} exited {code}:\n{done.stderr[-2000:]}")
+    return float(cpu), int(rss), rest
+
+
+def _floor(tmp: Path) -> Path | None:
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        return None
+    exe = tmp / "floor"
+    done = subprocess.run([gcc, "-O2", "-o", str(exe), str(ROOT / "benchmarks" / "floor.c")],
+                          capture_output=True, text=True)
+    return exe if done.returncode == 0 else None
+
+
+def _kv(text: str) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+def _mb(kb: float) -> str:
+    return f"{kb / 1024:,.0f} MB"
+
+
+def rows(tmp: Path, quick: bool = False, repeat: int = 3) -> tuple[list[Row], list[str]]:
+    import pyab
+    from pyab.facts import facts
+
+    notes: list[str] = []
+    out: list[Row] = []
+    big = tmp / "dfs.tree"
+    big.write_text(shapes.dfs(10, 5 if quick else 6), encoding="utf-8")
+    exe = _floor(tmp)
+
+    # -- the yardsticks on the issue's tree -------------------------------
+    floor: dict[str, str] = {}
+    floor_rss = 0
+    if exe is None:
+        notes.append("C floor skipped: no C compiler (gcc or cc) found")
+    else:
+        runs = []
+        for _ in range(repeat):
+            _, _, text = _wrapped([str(exe), str(big)])
+            runs.append(_kv(text))
+        floor = runs[-1]
+        floor_rss = int(floor["peak_rss_kb"])  # its own VmHWM
+        for key in ("parse_cpu", "total_cpu"):
+            floor[key] = str(median([float(r[key]) for r in runs]))
+    tree = pyab.parse(big.read_text(encoding="utf-8"))
+    n = len(tree)
+    facts_file = tmp / "dfs.pl"
+    facts_file.write_text(facts(tree), encoding="utf-8")
+    swipl = shutil.which("swipl")
+    sw_cpu, sw_rss = float("nan"), 0
+    if swipl:
+        sw_cpu, sw_rss, _ = _wrapped([swipl, "-q", "-g", f"consult('{facts_file}')", "-t", "halt"])
+        base_cpu, _, _ = _wrapped([swipl, "-q", "-g", "true", "-t", "halt"])
+        sw_cpu -= base_cpu  # start-up and halt alone, measured the same way
+
+    # -- pyab.parse on every shape --------------------------------------------
+    sizes = {"dfs": {}, "quoted": {"depth": 4 if quick else 5}, "ragged": {"size": 20_000 if quick else 200_000},
+             "nested": {"depth": 5 if quick else 6}, "list": {"depth": 5 if quick else 6}}
+    floor_rate = n / float(floor["parse_cpu"]) if floor else None
+    peak = (0, 0)
+    for shape, (make, label) in shapes.SHAPES.items():
+        path = big if shape == "dfs" else tmp / f"{shape}.tree"
+        if shape != "dfs":
+            path.write_text(make(**sizes[shape]), encoding="utf-8")
+        runs = []
+        for _ in range(repeat):
+            done = subprocess.run([sys.executable, "-c", _PARSE, str(path)], capture_output=True,
+                                  text=True, cwd=ROOT, check=True)
+            cpu, nodes, before, after = done.stdout.split()
+            runs.append(float(cpu))
+            if shape == "dfs":
+                peak = (int(before), int(after))
+        rate = int(nodes) / median(runs)
+        mb = path.stat().st_size / 1e6
+        if floor_rate:
+            out.append(Row(f"parse {shape}: {label}, {int(nodes):,} nodes, {mb:.1f} MB",
+                           f"{rate:,.0f} nodes/s ({median(runs):.2f} s CPU)",
+                           f"C floor reading+parsing the dfs tree ({n:,} nodes)",
+                           f"{floor_rate:,.0f} nodes/s", rate / floor_rate,
+                           f"{floor_rate / rate:.1f}x slower", ">= 1,000,000 nodes/s", rate >= 1e6))
+        else:
+            out.append(Row(f"parse {shape}: {label}, {int(nodes):,} nodes, {mb:.1f} MB",
+                           f"{rate:,.0f} nodes/s ({median(runs):.2f} s CPU)", "C floor", "skipped",
+                           None, "-", ">= 1,000,000 nodes/s", rate >= 1e6))
+        if shape == "dfs" and swipl:
+            out.append(Row(f"parse dfs: {n:,} nodes", f"{rate:,.0f} nodes/s",
+                           "plain swipl consulting the facts of the same tree",
+                           f"{n / sw_cpu:,.0f} nodes/s ({sw_cpu:.2f} s CPU)", rate / (n / sw_cpu),
+                           f"{rate / (n / sw_cpu):.1f}x faster", "-", None))
+
+    # -- peak resident memory on the issue's tree ---------------------------
+    grown = peak[1] - peak[0]
+    out.append(Row(f"peak resident memory, parse of the {n:,}-node tree (process total; "
+                   f"{_mb(grown)} above the process with the text read)", _mb(peak[1]),
+                   "C floor (read+parse+search) / plain swipl consulting the facts",
+                   f"{_mb(floor_rss) if floor else 'skipped'} / {_mb(sw_rss) if swipl else 'skipped'}",
+                   None, (f"{peak[1] / floor_rss:.1f}x the C floor, " if floor else "")
+                   + (f"{peak[1] / sw_rss:.2f}x swipl" if swipl else ""), "-", None))
+
+    # -- text -> answer ---------------------------------------------------------
+    if swipl:
+        cpu, rss, text = _wrapped([sys.executable, "-m", "pyab", "solve", "--json", str(big)])
+        answer = json.loads(text)
+        if floor and (answer["best"], answer["value"]) != (floor["best"], int(floor["value"])):
+            raise RuntimeError(f"the C floor answered {floor['best']} {floor['value']}, pyab {answer}")
+        if floor:
+            total = float(floor["total_cpu"])
+            out.append(Row(f"text -> answer, `pyab solve --json` on the {n:,}-node tree (whole process)",
+                           f"{cpu:.2f} s CPU, peak {_mb(rss)}", "C floor: read, parse, alpha-beta",
+                           f"{total:.2f} s CPU, peak {_mb(floor_rss)}", total / cpu,
+                           f"{cpu / total:.1f}x the C floor", "<= 10x", cpu / total <= 10))
+        done = subprocess.run([sys.executable, "-c", _STAGES, str(big)], capture_output=True, text=True,
+                              cwd=ROOT, check=True)
+        st = json.loads(done.stdout.strip().splitlines()[-1])
+        stages = ", ".join(f"{k} {st[k]:.2f}" for k in ("import", "parse", "pack", "load", "solve", "print"))
+        out.append(Row("  its stages in one process (CPU s)", stages, "-", "-", None, "-", "-", None))
+    return out, notes
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .measure import machine, print_table
+    quick = bool(argv and "--quick" in argv)
+    print(f"machine: {machine()}\n")
+    with tempfile.TemporaryDirectory(prefix="pyab-parse-") as tmp:
+        table, notes = rows(Path(tmp), quick)
+    print_table(table)
+    for note in notes:
+        print(f"\nnote: {note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
