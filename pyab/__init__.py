@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
-from .errors import ArgumentError, DSLError, Error, Mismatch, PrologError, SearchTimeout
+from .errors import ArgumentError, DSLError, Error, Mismatch, ProgramError, PrologError, SearchTimeout
 from .facts import facts
 from .result import Result
 from .tree import Number, Tree, TreeError
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from . import prolog
 
 __all__ = [
-    "ArgumentError", "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
-    "Tree", "TreeError", "check", "dump", "engine", "facts", "load", "parse", "solve",
+    "ArgumentError", "DSLError", "Error", "Mismatch", "ProgramError", "PrologError", "Result",
+    "SearchTimeout", "Tree", "TreeError", "check", "dump", "engine", "facts", "load", "parse", "solve",
 ]
 __version__ = "0.2.0"
 

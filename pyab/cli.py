@@ -1,7 +1,8 @@
 """The ``pyab`` command line.  Each command lives in ``pyab/commands/<name>.py``
 with a ``register(subparsers)`` function that adds its parser and sets
 ``run``; this module only dispatches and turns errors into exit codes:
-0 success, 1 a failed check, 2 bad input or usage (one ``error:`` line
+0 success, 1 a failed check, 2 bad input or usage, 3 the program under
+test failed (one ``error:`` line
 naming FILE:LINE:COL, the line and a caret; never a traceback)."""
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ examples:
   pyab show examples/slides.tree             the searched tree in the terminal
   pyab draw examples/slides.tree -o s.html   a page that steps through the search
 
-exit codes: 0 success, 1 a failed check, 2 bad input or usage
+exit codes: 0 success, 1 a failed check, 2 bad input or usage,
+            3 the program under test crashed or answered nonsense
 """
 
 
@@ -92,7 +94,7 @@ def _join_signed(argv: list[str]) -> list[str]:
 
 def _error_json(err: BaseException) -> dict:
     """An error as JSON: its kind and message, and the place when it has one."""
-    from .errors import DSLError, Mismatch, PrologError
+    from .errors import DSLError, Mismatch, ProgramError, PrologError
     out: dict = {"kind": type(err).__name__, "message": str(err).split("\n")[0]}
     if isinstance(err, DSLError):
         out.update(message=err.message, file=err.source, line=err.line, column=err.column,
@@ -101,12 +103,14 @@ def _error_json(err: BaseException) -> dict:
         out["differences"] = err.diff
     elif isinstance(err, PrologError) and err.term:
         out["term"] = err.term
+    elif isinstance(err, ProgramError):
+        out.update(message=err.reason, program_kind=err.kind, stdout=err.stdout, stderr=err.stderr)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     from .commands import _common
-    from .errors import Error, Mismatch
+    from .errors import Error, Mismatch, ProgramError
     from .text import printable
 
     argv = _join_signed(sys.argv[1:] if argv is None else argv)
@@ -139,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args.run(args) or 0)
     except Mismatch as err:
         return fail(err, 1)
+    except ProgramError as err:  # the program under test failed: its fault, not the input's
+        return fail(err, 3)
     except Error as err:
         return fail(err, 2)
     except ValueError as err:  # bad option values found after parsing

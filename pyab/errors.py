@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "PrologError", "SearchTimeout"]
+__all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "ProgramError", "PrologError",
+           "SearchTimeout"]
 
 
 class Error(Exception):
@@ -58,3 +59,19 @@ class Mismatch(Error):
     def __init__(self, message: str, diff: str = ""):
         super().__init__(message)
         self.diff = diff
+
+
+class ProgramError(Error):
+    """The program under test failed: it crashed, timed out, broke a limit,
+    was refused, broke the protocol or gave an invalid answer (exit code 3).
+
+    ``reason`` is one line naming the program; ``kind`` one of "crash",
+    "timeout", "limit", "refused", "protocol", "invalid"; ``stdout`` and
+    ``stderr`` the captured (capped) text, possibly "".
+    """
+
+    KINDS = ("crash", "timeout", "limit", "refused", "protocol", "invalid")
+
+    def __init__(self, reason: str, kind: str = "crash", *, stdout: str = "", stderr: str = ""):
+        super().__init__(reason)
+        self.reason, self.kind, self.stdout, self.stderr = reason, kind, stdout, stderr

@@ -82,6 +82,39 @@ def add_search(p: argparse.ArgumentParser) -> None:
     add_window(p)
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="stop the Prolog search after S seconds (exit 2)")
+    add_program(p)
+
+
+def add_program(p: argparse.ArgumentParser) -> None:
+    """--program/--python/--exec/--interface: search with your own
+    implementation instead of pyab's (see docs/referee.md)."""
+    g = p.add_argument_group("your own implementation (docs/referee.md)")
+    g.add_argument("--program", metavar="FILE.pl",
+                   help="a Prolog program defining the algorithm's entry predicate "
+                        "(alphabeta/5 for bratko) on moves/2, staticval/2, min_to_move/1, "
+                        "max_to_move/1")
+    g.add_argument("--python", metavar="PATH.py:FUNC",
+                   help="a Python function (or module:func), run in a child process; "
+                        "see --interface")
+    g.add_argument("--exec", metavar="CMD",
+                   help="any program speaking pyab's JSON lines on stdin/stdout, started once")
+    g.add_argument("--interface", choices=["pyab", "aima"], default="pyab",
+                   help="for --python: pyab (FUNC(game, root, alpha, beta) -> (best, value); "
+                        "default) or aima (aima-python's Game protocol, FUNC(state, game) -> action)")
+
+
+def user_search(args: argparse.Namespace, tree: Any, log: list | None = None):
+    """The Result of the user's program (--program/--python/--exec) on
+    ``tree``, or None when none was given."""
+    from ..referee import route_from_args
+    route = route_from_args(args)
+    if route is None:
+        return None
+    from ..search import solve_python
+    ref = solve_python(tree, args.algorithm, args.alpha, args.beta, args.depth)
+    with route:
+        return route.search(tree, args.alpha, args.beta, depth=args.depth,
+                            allow_no_best=ref.best is None, log=log)
 
 
 def add_json(p: argparse.ArgumentParser) -> None:
@@ -138,3 +171,13 @@ def window_text(alpha: float, beta: float) -> str:
 def load_tree(path: str):
     from ..dsl import load
     return load(path)
+
+
+def user_trace(args: argparse.Namespace, tree: Any):
+    """The user's search (--program/--python/--exec) as a trace rebuilt from
+    what the referee observed (calls, leaves, cuts; no windows), or None."""
+    result = user_search(args, tree)
+    if result is None:
+        return None
+    from ..trace import reconstruct
+    return reconstruct(tree, result, args.alpha, args.beta)

@@ -25,6 +25,7 @@ def _values(text: str) -> tuple[int, int]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     from ..randomtrees import WINDOWS
+    from ..referee.verdict import COMPARE
     p = sub.add_parser(
         "check", help="run both engines and compare value, best move, leaves, calls and cuts",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -38,7 +39,15 @@ examples:
   pyab check examples/*.tree
   pyab check --random 2000 --seed 1
   pyab check --random 500 --values 0:2 --windows narrow      many ties
-  pyab check --random 200 --program my_alphabeta.pl         referee your own program""")
+  pyab check --random 200 --program my_alphabeta.pl         referee your own program
+  pyab check --random 300 --python my_ab.py:alphabeta       ... in Python
+  pyab check --random 300 --exec "node my_ab.js" --keep-going   ... in any language
+
+With --python or --exec (and --program with --compare or --keep-going) the
+sides are "reference (ALGORITHM)" (pyab's mirror) and "yours (PROGRAM)"; the
+first disagreement is shrunk to a small tree, saved, and printed with a
+replay command.  Exit 3 when your program crashes or answers nonsense.
+See docs/referee.md.""")
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
@@ -63,9 +72,14 @@ examples:
                         "workers must be processes (needs pip install 'pyab[dist]')")
     p.add_argument("--save-dir", default=".", metavar="DIR",
                    help="where a disagreeing random tree is saved (default .)")
-    p.add_argument("--program", metavar="FILE.pl",
-                   help="use this Prolog program instead of prolog/alphabeta.pl "
-                        "(it must define alphabeta/5 like the slides)")
+    _common.add_program(p)
+    p.add_argument("--compare", choices=COMPARE, default=None,
+                   help="with --python/--exec/--program: what must agree: all (default: value, "
+                        "best move, leaves, visited), value (is it a correct minimax value? "
+                        "checked against minimax), move, leaves")
+    p.add_argument("--keep-going", action="store_true",
+                   help="with --python/--exec/--program: check every tree and print the "
+                        "disagreement count and rate instead of stopping at the first")
     _common.add_algorithm(p, also=("all",))
     _common.add_window(p)
     _common.add_json(p)
@@ -77,10 +91,18 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give FILE... or --random N")
     if args.random is not None and args.files:
         raise ValueError("give either FILE... or --random N, not both")
-    if args.algorithm == "all" and args.program:
-        raise ValueError("--program replaces one algorithm's Prolog file: give --algorithm NAME, not all")
     if getattr(args, "scheduler", None) and args.random is None:
         raise ValueError("--scheduler works with --random N")
+    if args.algorithm == "all" and (args.program or args.python or args.exec):
+        raise ValueError("--program/--python/--exec: your program is one algorithm: give --algorithm NAME, not all")
+    from ..referee import route_from_args
+    route = route_from_args(args)
+    if route is not None and (not args.program or args.compare or args.keep_going):
+        from ..referee.checking import run_check
+        return run_check(args, route)
+    if args.compare or args.keep_going:
+        raise ValueError("--compare and --keep-going judge your program: give --python, --exec "
+                         "or --program")
     if args.random is not None:
         return _random(args)
     return _files(args)

@@ -45,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
         raise Error(f"--dpi sets the resolution of a PNG, not of {fmt}")
     from ..trace import trace
     tree = _common.load_tree(args.file)
-    tr = trace(tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
-               beta=args.beta, depth=args.depth, timeout=args.timeout)
+    tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
+        tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
+        beta=args.beta, depth=args.depth, timeout=args.timeout)
     warnings: list[str] = []
     try:
         if fmt == "html":

@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from ..render.terminal import print_tree
     from ..trace import trace
     tree = _common.load_tree(args.file)
-    print_tree(trace(tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
-                     beta=args.beta, depth=args.depth, timeout=args.timeout),
-               max_nodes=args.max_nodes)
+    tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
+        tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
+        beta=args.beta, depth=args.depth, timeout=args.timeout)
+    print_tree(tr, max_nodes=args.max_nodes)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from . import _common
 
@@ -10,11 +11,16 @@ from . import _common
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "solve", help="search one tree and report best move, value, leaves and cuts",
-        description="Search the tree in FILE (or - for stdin) and print the best move "
+        description=textwrap.fill(
+            "Search the tree in FILE (or - for stdin) and print the best move "
                     "(the slides' GoodPos), the value (Val), the leaves whose static value "
                     "was read, and the subtrees cut off.  The prolog engine runs the real "
-                    "program in SWI-Prolog and observes it; python runs the mirror.",
-        epilog="example: pyab solve examples/slides.tree --alpha 3 --beta 10 --json")
+                    "program in SWI-Prolog and observes it; python runs the mirror.  With "
+                    "--program/--python/--exec your own implementation searches instead, "
+                    "observed by pyab through the questions it asks (docs/referee.md)."),
+        epilog="examples:\n  pyab solve examples/slides.tree --alpha 3 --beta 10 --json\n"
+               "  pyab solve examples/slides.tree --python examples/referee/slides_alphabeta.py:alphabeta",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _common.add_search(p)
     _common.add_json(p)
     p.add_argument("--full", action="store_true",
@@ -26,9 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import pyab
     tree = _common.load_tree(args.file)
-    result = pyab.solve(tree, engine=args.engine, algorithm=args.algorithm,
-                        alpha=args.alpha, beta=args.beta, depth=args.depth,
-                        timeout=args.timeout)
+    result = _common.user_search(args, tree)  # --program/--python/--exec: yours
+    who = result.algorithm if result is not None else None
+    if result is None:
+        result = pyab.solve(tree, engine=args.engine, algorithm=args.algorithm,
+                            alpha=args.alpha, beta=args.beta, depth=args.depth,
+                            timeout=args.timeout)
+        who = f"{result.algorithm} in {result.engine}"
     if args.json:
         _common.print_json(result.to_json())
         return 0
@@ -37,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     def names(ns) -> str:
         return printable(" ".join(ns)) if args.full else shorten(ns)
-    print(f"{printable(args.file)}: {result.algorithm} in {result.engine}, window "
+    print(f"{printable(args.file)}: {who}, window "
           f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move "
           f"at {printable(tree.root)}")
     if result.best is not None:
@@ -47,8 +57,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         best = "(none: no move reached the window)"
     print(f"  best move    {best}")
-    print(f"  value        {number(result.value) if not isinstance(result.value, str) else result.value}"
-          f"  ({result.bound}{'' if result.bound == 'exact' else ' bound'})")
+    value = result.value
+    if isinstance(value, (int, float)):
+        print(f"  value        {number(value)}  ({result.bound}{'' if result.bound == 'exact' else ' bound'})")
+    else:
+        print(f"  value        {printable(str(value)) if value else '(not reported)'}")
     print(f"  leaves read  {len(result.leaves)}: {names(result.leaves)}")
     print(f"  nodes called {len(result.visited)}")
     cut = names(result.pruned) if result.pruned else "(nothing)"

@@ -1,0 +1,204 @@
+"""The referee for anyone's alpha-beta: a program under test, run in a child
+process, searches pyab's trees by asking the parent about nodes; the parent
+answers from the tree and records the questions (``protocol``), and the
+verdict compares that observation with pyab's reference (``verdict``).
+
+Three routes to a program, one protocol:
+
+* ``--exec "CMD"``: any program speaking JSON lines (:class:`ExecRoute`);
+* ``--python PATH.py:FUNC`` or ``module:func``: a Python function, run in
+  ``python -m pyab.referee.pychild`` (:class:`PythonRoute`);
+* ``--program FILE.pl``: a Prolog program, run by SWI-Prolog through the
+  bridge (:class:`PrologRoute`; trusted programs only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+import math
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import PrologError, ProgramError
+from ..result import Result
+from ..tree import Number, Tree
+from .protocol import Observer, converse, to_wire
+
+__all__ = ["ExecRoute", "PrologRoute", "PythonRoute", "Route", "route_from_args"]
+
+
+class Route:
+    """A program under test.  ``label`` names it ("yours (my_ab.py)"),
+    ``replay`` is the command-line options that select it again."""
+
+    label: str
+    replay: list[str]
+    interface: str = "pyab"
+
+    def search(self, tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
+               depth: int | None = None, allow_no_best: bool = False,
+               log: list | None = None) -> Result:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "Route":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _ChildRoute(Route):
+    """A program in a child process, started once and reused for every
+    search; replaced after it failed (a failed child's state is unknown)."""
+
+    def __init__(self, argv: list[str], label: str, replay: list[str], *,
+                 timeout: float | None = None, memory_mb: int | None = None):
+        self.argv, self.label, self.replay = argv, label, replay
+        self.timeout, self.memory_mb = timeout, memory_mb
+        self._child: Any = None
+
+    def _start(self) -> Any:
+        from .child import Child
+        if self._child is None:
+            self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb)
+        return self._child
+
+    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
+               allow_no_best=False, log=None):
+        observer = Observer(tree, self.label)
+        job = {"root": tree.root, "alpha": to_wire(alpha), "beta": to_wire(beta)}
+        if depth is not None:
+            job["depth"] = depth
+        try:
+            result = converse(self._start(), observer, job, allow_no_best=allow_no_best,
+                              value_required=self.interface != "aima")
+            return replace(result, window=(alpha, beta))
+        except ProgramError as err:
+            self.close()
+            if err.reason.startswith(self.label):
+                raise
+            raise ProgramError(f"{self.label}: {err.reason}", err.kind, stdout=err.stdout,
+                               stderr=err.stderr) from None
+        finally:
+            if log is not None:
+                log.extend(observer.log)
+
+    def close(self) -> None:
+        if self._child is not None:
+            self._child.close()
+            self._child = None
+
+
+class ExecRoute(_ChildRoute):
+    def __init__(self, command: str, **kw: Any):
+        try:
+            argv = shlex.split(command)
+        except ValueError as err:
+            raise ValueError(f"--exec {command!r}: {err}") from None
+        if not argv:
+            raise ValueError("--exec needs a command")
+        super().__init__(argv, f"yours ({command})", ["--exec", command], **kw)
+
+
+class PythonRoute(_ChildRoute):
+    def __init__(self, spec: str, interface: str = "pyab", **kw: Any):
+        from .pychild import INTERFACES
+        if interface not in INTERFACES:
+            raise ValueError(f"unknown interface {interface!r} (known: {', '.join(INTERFACES)})")
+        target, sep, name = spec.rpartition(":")
+        if not sep or not target or not name.isidentifier():
+            raise ValueError(f"--python {spec!r}: expected PATH.py:FUNC or module:func")
+        if target.endswith(".py") and not Path(target).is_file():
+            raise ValueError(f"--python {spec!r}: no file {target}")
+        replay = ["--python", spec] + (["--interface", interface] if interface != "pyab" else [])
+        super().__init__([sys.executable, "-m", "pyab.referee.pychild", spec, "--interface", interface],
+                         f"yours ({spec})", replay, **kw)
+        self.interface = interface
+
+
+class PrologRoute(Route):
+    """A trusted Prolog program, loaded by the bridge in this process."""
+
+    def __init__(self, path: str, algorithm: str, timeout: float | None = None):
+        self.path, self.algorithm, self.timeout = path, algorithm, timeout
+        self.label, self.replay = f"yours ({path})", ["--program", path]
+        refuse_own_tree(path)
+
+    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
+               allow_no_best=False, log=None):
+        from .. import solve
+        try:
+            r = solve(tree, "prolog", self.algorithm, alpha, beta, depth=depth,
+                      timeout=self.timeout, program=self.path)
+        except PrologError as err:
+            raise ProgramError(f"{self.label}: {err}", "crash") from None
+        return replace(r, engine="SWI-Prolog", algorithm=self.label)
+
+
+# The predicates the tree provides: a program under test must not define them.
+TREE_PREDICATES = {"moves": 2, "staticval": 2, "min_to_move": 1, "max_to_move": 1}
+_HEAD = re.compile(r"^(moves|staticval|min_to_move|max_to_move)\s*\(", re.MULTILINE)
+
+
+def _arity(text: str, start: int) -> int:
+    """The number of arguments of the head whose "(" is at ``start``
+    (commas at bracket depth 1, quotes ignored: good enough for heads)."""
+    depth, n, quote = 0, 1, ""
+    for ch in text[start:start + 2000]:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return n
+        elif ch == "," and depth == 1:
+            n += 1
+    return -1
+
+
+def refuse_own_tree(path: str) -> None:
+    """A Prolog program under test that defines moves/2, staticval/2,
+    min_to_move/1 or max_to_move/1 itself is refused, naming the clause:
+    the tree's moves and values come from pyab, and the program's own would
+    silently replace them (or make every search fail)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return  # the loader reports a missing file in its own words
+    for m in _HEAD.finditer(text):
+        name = m.group(1)
+        if _arity(text, m.end() - 1) == TREE_PREDICATES[name]:
+            line = text.count("\n", 0, m.start()) + 1
+            raise ProgramError(
+                f"yours ({path}): {path}:{line}: defines its own {name}/{TREE_PREDICATES[name]}; "
+                "the tree's moves/2, staticval/2, min_to_move/1 and max_to_move/1 come from "
+                "pyab: remove these clauses (keep them in a separate file for your own games)",
+                "refused")
+
+
+def route_from_args(args: Any) -> Route | None:
+    """The route the options --python/--exec/--program choose, or None."""
+    chosen = [o for o in ("python", "exec", "program") if getattr(args, o, None)]
+    if len(chosen) > 1:
+        raise ValueError("give one of --python, --exec, --program")
+    interface = getattr(args, "interface", "pyab") or "pyab"
+    if interface != "pyab" and not getattr(args, "python", None):
+        raise ValueError("--interface applies to --python (an --exec program speaks the JSON protocol)")
+    timeout = getattr(args, "timeout", None)
+    if getattr(args, "python", None):
+        return PythonRoute(args.python, interface, timeout=timeout)
+    if getattr(args, "exec", None):
+        return ExecRoute(args.exec, timeout=timeout)
+    if getattr(args, "program", None):
+        return PrologRoute(args.program, args.algorithm, timeout)
+    return None

@@ -1,0 +1,218 @@
+"""The child process for ``--python PATH.py:FUNC`` (or ``module:func``).
+
+    python -m pyab.referee.pychild SPEC [--interface pyab|aima]
+
+Imports the user's function and, for each job read from standard input,
+calls it on a game object whose every method is a question to the parent
+(``moves``, ``max_to_move``, ``staticval``; see ``pyab.referee.protocol``).
+The parent answers and records; nothing here is trusted for the verdict.
+What the user's code prints goes to standard error, so it cannot break the
+protocol on standard output.  An exception in the user's code ends the
+search with ``{"error": ...}`` naming the exception and the last frame of
+the user's traceback.
+
+The game classes are also used in-process by ``pyab.testing``, with
+``ask`` answered by an :class:`~pyab.referee.protocol.Observer` directly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import math
+import sys
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+__all__ = ["AimaGame", "INTERFACES", "PyabGame", "call", "describe", "load"]
+
+INTERFACES = ("pyab", "aima")
+
+Ask = Callable[[str, Any], Any]
+
+
+class PyabGame:
+    """The ``pyab`` interface: ``FUNC(game, root, alpha, beta)`` returns
+    ``(best_child_or_None, value)``; nodes are the tree's node names."""
+
+    def __init__(self, ask: Ask):
+        self._ask = ask
+
+    def children(self, node: Any) -> list:
+        """The children of ``node`` in order (moves/2); [] for a leaf."""
+        return list(self._ask("moves", node))
+
+    def is_max(self, node: Any) -> bool:
+        """True when MAX is to move at ``node`` (max_to_move/1)."""
+        return bool(self._ask("max_to_move", node))
+
+    def value(self, node: Any) -> Any:
+        """The static value of the leaf ``node`` (staticval/2)."""
+        return self._ask("staticval", node)
+
+
+class AimaGame:
+    """aima-python's ``Game`` protocol over the tree: a state is a node name,
+    an action the name of the child it leads to, the players "MAX" and
+    "MIN"; ``utility(state, player)`` is the static value for MAX and its
+    negation for MIN.  ``FUNC(state, game)`` returns an action."""
+
+    def __init__(self, ask: Ask, initial: str):
+        self._ask, self.initial = ask, initial
+
+    def actions(self, state: Any) -> list:
+        return list(self._ask("moves", state))
+
+    def result(self, state: Any, move: Any) -> Any:
+        return move
+
+    def terminal_test(self, state: Any) -> bool:
+        return not self._ask("moves", state)
+
+    def to_move(self, state: Any) -> str:
+        return "MAX" if self._ask("max_to_move", state) else "MIN"
+
+    def utility(self, state: Any, player: Any) -> Any:
+        v = self._ask("staticval", state)
+        if player == "MAX":
+            return v
+        if player == "MIN":
+            return -v
+        raise ValueError(f"utility(state, player): player must be 'MAX' or 'MIN', not {player!r}")
+
+    def display(self, state: Any) -> None:
+        print(state, file=sys.stderr)
+
+    def __repr__(self) -> str:
+        return "<pyab tree as an aima Game>"
+
+
+class Invalid(Exception):
+    """The user's function returned something of the wrong shape."""
+
+
+def call(func: Callable, interface: str, ask: Ask, root: str, alpha: Any, beta: Any) -> tuple[Any, Any]:
+    """One search by the user's ``func``: (best, value); value None for
+    the aima interface, which returns only an action."""
+    if interface == "aima":
+        return func(root, AimaGame(ask, root)), None
+    out = func(PyabGame(ask), root, alpha, beta)
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise Invalid(f"returned {out!r:.80}; expected a pair (best_child_or_None, value)")
+    return out[0], out[1]
+
+
+def describe(err: BaseException) -> str:
+    """``ExcType: message (at FILE:LINE in FUNC)`` with the last frame of
+    the traceback outside pyab itself: the user's code."""
+    frames = traceback.extract_tb(err.__traceback__)
+    here = str(Path(__file__).resolve().parent.parent)
+    user = [f for f in frames if not str(Path(f.filename).resolve()).startswith(here)] or frames
+    where = ""
+    if user:
+        f = user[-1]
+        where = f" (at {Path(f.filename).name}:{f.lineno} in {f.name}"
+        where += f": {f.line.strip()[:80]})" if f.line else ")"
+    text = str(err).splitlines()[0] if str(err) else ""
+    return f"raised {type(err).__name__}{': ' + text[:200] if text else ''}{where}"
+
+
+def load(spec: str) -> Callable:
+    """``PATH.py:FUNC`` or ``module:func`` -> the function.
+
+    :raises ValueError: for a malformed spec, a missing file or a missing
+        function; exceptions raised while importing the user's code pass on.
+    """
+    target, sep, name = spec.rpartition(":")
+    if not sep or not target or not name.isidentifier():
+        raise ValueError(f"--python {spec!r}: expected PATH.py:FUNC or module:func")
+    if target.endswith(".py"):
+        path = Path(target)
+        if not path.is_file():
+            raise ValueError(f"--python {spec!r}: no file {target}")
+        sys.path.insert(0, str(path.resolve().parent))  # its own imports, as when run as a script
+        mod_spec = importlib.util.spec_from_file_location(f"pyab_user_{path.stem}", path)
+        module = importlib.util.module_from_spec(mod_spec)
+        sys.modules[mod_spec.name] = module
+        mod_spec.loader.exec_module(module)
+    else:
+        sys.path.insert(0, ".")
+        module = importlib.import_module(target)
+    func = getattr(module, name, None)
+    if not callable(func):
+        raise ValueError(f"--python {spec!r}: {target} has no function {name}")
+    return func
+
+
+def _wire(x: Any) -> Any:
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if isinstance(x, float) and math.isnan(x):
+        return "NaN"  # not JSON; the parent refuses it by name
+    if x is None or isinstance(x, (str, int, float, bool)):
+        return x
+    try:  # a numpy number and the like
+        f = float(x)
+        if not isinstance(x, (list, tuple, dict)) and f == x:
+            return _wire(int(f) if f.is_integer() and "int" in type(x).__name__ else f)
+    except (TypeError, ValueError):
+        pass
+    return repr(x)  # the parent refuses it, naming it
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    interface = "pyab"
+    if len(argv) == 3 and argv[1] == "--interface" and argv[2] in INTERFACES:
+        interface = argv[2]
+    elif len(argv) != 1:
+        print("usage: python -m pyab.referee.pychild SPEC [--interface pyab|aima]", file=sys.stderr)
+        return 2
+    wire_in = sys.stdin
+    wire_out = sys.stdout
+    sys.stdout = sys.stderr  # what the user's code prints stays off the wire
+
+    def put(obj: Any) -> None:
+        wire_out.write(json.dumps(obj, allow_nan=False) + "\n")
+        wire_out.flush()
+
+    def get() -> Any:
+        line = wire_in.readline()
+        if not line:
+            raise SystemExit(0)  # the parent closed the pipe: done
+        return json.loads(line)
+
+    try:
+        func = load(argv[0])
+    except ValueError as err:
+        put({"error": str(err), "kind": "refused"})
+        return 1
+    except BaseException as err:  # the user's module failed to import
+        put({"error": f"importing {argv[0]} {describe(err)}", "kind": "crash"})
+        return 1
+
+    def ask(question: str, node: Any) -> Any:
+        put({question: _wire(node) if not isinstance(node, str) else node})
+        return get()
+
+    while True:
+        job = get()
+        alpha, beta = (math.inf * (1 if b == "inf" else -1) if isinstance(b, str) else b
+                       for b in (job["alpha"], job["beta"]))
+        try:
+            best, value = call(func, interface, ask, job["root"], alpha, beta)
+        except SystemExit:
+            raise
+        except Invalid as err:
+            put({"error": str(err), "kind": "invalid"})
+            continue
+        except BaseException as err:
+            put({"error": describe(err), "kind": "crash"})
+            continue
+        put({"best": _wire(best), "value": _wire(value)})
+
+
+if __name__ == "__main__":
+    sys.exit(main())
