@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["DSLError", "Error", "Mismatch", "PrologError", "SearchTimeout"]
+__all__ = ["DSLError", "Error", "Mismatch", "ProgramError", "PrologError", "SearchTimeout"]
 
 
 class Error(Exception):
@@ -50,3 +50,29 @@ class Mismatch(Error):
     def __init__(self, message: str, diff: str = ""):
         super().__init__(message)
         self.diff = diff
+
+
+class ProgramError(Error):
+    """The program under test failed: it crashed, timed out, broke a limit,
+    was refused, broke the protocol or gave an invalid answer (exit code 3).
+
+    ``kind`` is one of ``KINDS``; ``reason`` one line saying what happened;
+    ``stdout`` / ``stderr`` what the program printed (captured, capped; the
+    stdout text is what it wrote on the protocol channel that was not
+    protocol)."""
+
+    KINDS = ("crash", "timeout", "limit", "refused", "protocol", "invalid")
+
+    def __init__(self, reason: str, kind: str = "crash", *, stdout: str = "", stderr: str = ""):
+        if kind not in self.KINDS:
+            raise ValueError(f"unknown ProgramError kind {kind!r}")
+        reason = " ".join(reason.split()) or kind
+        super().__init__(f"program under test: {reason}")
+        self.reason, self.kind, self.stdout, self.stderr = reason, kind, stdout, stderr
+
+    def __reduce__(self):  # keep kind and output across processes (--jobs)
+        return (type(self), (self.reason, self.kind), {"stdout": self.stdout, "stderr": self.stderr})
+
+    def to_json(self) -> dict:
+        return {"error": self.reason, "kind": self.kind,
+                "program_stdout": self.stdout, "program_stderr": self.stderr}
