@@ -2,7 +2,8 @@
 with a ``register(subparsers)`` function that adds its parser and sets
 ``run``; this module only dispatches and turns errors into exit codes:
 0 success, 1 a failed check, 2 bad input or usage (one ``error:`` line
-naming FILE:LINE:COL, the line and a caret; never a traceback)."""
+naming FILE:LINE:COL, the line and a caret; never a traceback), 3 the
+program under test failed (one ``error:`` line with the reason)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ examples:
   pyab show examples/slides.tree             the searched tree in the terminal
   pyab draw examples/slides.tree -o s.html   a page that steps through the search
 
-exit codes: 0 success, 1 a failed check, 2 bad input or usage
+exit codes: 0 success, 1 a failed check, 2 bad input or usage,
+  3 the program under test (check --program) crashed, timed out, broke a
+  limit, was refused or gave an invalid answer
 """
 
 
@@ -72,9 +75,12 @@ def _join_signed(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(_join_signed(sys.argv[1:] if argv is None else argv))
-    from .errors import Error, Mismatch
+    from .errors import Error, Mismatch, ProgramError
     try:
         return int(args.run(args) or 0)
+    except ProgramError as err:
+        _program_error(err, getattr(args, "json", False))
+        return 3
     except Mismatch as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -89,6 +95,24 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _program_error(err, as_json: bool) -> None:
+    """The program under test failed: one ``error:`` line on stderr (the
+    program's output escaped for the terminal); with ``--json`` also the one
+    JSON object on stdout, with the captured output as fields."""
+    from .referee.child import escape
+    print(f"error: {escape(str(err), 500)}", file=sys.stderr)
+    if as_json:
+        import json
+        json.dump({"agree": False, "exit": 3, **err.to_json()}, sys.stdout, ensure_ascii=True)
+        sys.stdout.write("\n")
+        return
+    tail = [ln for ln in err.stderr.splitlines() if ln.strip()][-5:]
+    if tail:
+        print("  the program's last lines on stderr:", file=sys.stderr)
+        for line in tail:
+            print("  | " + escape(line, 300), file=sys.stderr)
 
 
 if __name__ == "__main__":

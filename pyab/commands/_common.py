@@ -55,6 +55,17 @@ def positive(text: str) -> int:
     return n
 
 
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return x
+
+
 def add_window(p: argparse.ArgumentParser) -> None:
     p.add_argument("--alpha", type=bound, default=-math.inf, metavar="A",
                    help="lower end of the window (number, or -inf; default -inf)")
