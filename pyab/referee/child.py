@@ -329,6 +329,7 @@ _CHILD_EXIT = {
     4: ("limit", "limit: the program ran out of a resource"),
     5: ("refused", "refused"),
     6: ("crash", "the program could not be loaded"),
+    7: ("crash", "the program failed: no answer"),
 }
 
 
