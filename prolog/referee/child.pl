@@ -2,7 +2,10 @@
 
     Run by pyab (pyab/referee/program.py) as
 
-        swipl prolog/referee/child.pl -- [--untrusted] PROGRAM.pl
+        swipl -g pyab_child:main -t halt prolog/referee/child.pl -- [--untrusted] PROGRAM.pl
+
+    (main/0 is not an initialization goal, so that the plunit tests can load
+    this module.)
 
     The program is loaded into a module of its own, `student`, and never
     sees pyab's bridge or the reference programs.  The four predicates the
@@ -47,7 +50,8 @@
 */
 
 :- module(pyab_child,
-          [ moves/2,
+          [ main/0,
+            moves/2,
             staticval/2,
             max_to_move/1,
             min_to_move/1
@@ -58,8 +62,6 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(readutil)).
-
-:- initialization(main, main).
 
 :- dynamic protocol_/2.                  % In, Out: the parent's streams
 
@@ -128,12 +130,24 @@ staticval(Pos, Val) :-
     json_number_(Answer, Val).
 
 max_to_move(Pos) :-
-    ask_(max_to_move, Pos, Answer),
+    max_side_(Pos, Answer),
     Answer == true.
 
 min_to_move(Pos) :-
-    ask_(max_to_move, Pos, Answer),
+    max_side_(Pos, Answer),
     Answer == false.
+
+%   The side to move never changes within a job and the parent does not
+%   record these questions, so each node's side is asked once a job.
+
+:- dynamic side_/2.
+
+max_side_(Pos, Answer) :-
+    (   atom(Pos), side_(Pos, A0)
+    ->  Answer = A0
+    ;   ask_(max_to_move, Pos, Answer),
+        (   atom(Pos) -> assertz(side_(Pos, Answer)) ; true )
+    ).
 
 ask_(Key, Pos, Answer) :-
     protocol_(In, Out),
@@ -340,6 +354,7 @@ job_(Job, Opts) :-
     ->  vet_(Goal)
     ;   true
     ),
+    retractall(side_(_, _)),
     atom_string(Root, Job.root),
     json_number_(Job.alpha, Alpha),
     json_number_(Job.beta, Beta),

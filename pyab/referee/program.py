@@ -1,6 +1,6 @@
 """A Prolog program under test (``check --program FILE.pl``), run in a child.
 
-The child is ``swipl prolog/referee/child.pl [--untrusted] FILE.pl``: it
+The child is ``swipl -g pyab_child:main prolog/referee/child.pl -- [--untrusted] FILE.pl``: it
 loads the program into a module of its own and asks pyab for every
 ``moves/2``, ``staticval/2`` and ``max_to_move/1`` (``min_to_move/1`` is
 asked as the negation of ``max_to_move/1``).  pyab answers from the tree,
@@ -87,7 +87,8 @@ class PrologProgram:
         if self._child is not None and self._child.alive:
             return self._child
         self._dir = self._dir or tempfile.TemporaryDirectory(prefix="pyab-child-")
-        argv = [self.swipl, "--no-packs", "-q", str(CHILD_PL), "--",
+        argv = [self.swipl, "--no-packs", "-q", "-g", "pyab_child:main", "-t", "halt",
+                str(CHILD_PL), "--",
                 *(["--untrusted"] if self.untrusted else []), self.path]
         env = {k: v for k, v in os.environ.items()
                if k in ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "HOME", "TMPDIR")}
