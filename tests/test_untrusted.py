@@ -193,16 +193,17 @@ def _wait_for_swipl(proc: subprocess.Popen, count: int = 1, limit: float = 30) -
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_ctrl_c_stops_a_looping_program_within_a_second(tmp_path):
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)])
+def test_ctrl_c_stops_a_looping_program_within_a_second(tmp_path, sig, code):
     prog = tmp_path / "loop.pl"
     prog.write_text(program_text("infinite loop", tmp_path / "x"), encoding="utf-8")
     proc = _start("check", SLIDES, "--program", str(prog))
     kids = _wait_for_swipl(proc)
     start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     proc.wait(timeout=5)
     assert time.monotonic() - start < 1.0
-    assert proc.returncode == 130
+    assert proc.returncode == code
     time.sleep(0.1)
     assert not [k for k in kids if _live(k)]
 

@@ -198,7 +198,11 @@ def _random(args: argparse.Namespace) -> int:
             continue
         _, _, diff = _one(tree, args, alpha, beta)
         if jobs > 1 and not diff:
-            raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
+            why = f"a worker saw a disagreement on tree {i} that a second run does not show"
+            if args.program:  # the program answers differently from run to run
+                from ..errors import ProgramError
+                raise ProgramError(why, "invalid")
+            raise RuntimeError(why)
         if diff:
             out = Path(args.save_dir) / f"pyab-mismatch-seed{args.seed}-{i}.tree"
             window = _common.window_text(alpha, beta)
