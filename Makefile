@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup debs chromium pytest plunit clean
+.PHONY: demo test bench setup debs chromium pytest plunit pack clean
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
@@ -50,5 +50,18 @@ plunit:
 bench: setup
 	$(BIN)/python -m benchmarks $(BENCH)
 
+# The SWI-Prolog pack (pack.pl): the algorithm programs as plain files under
+# prolog/pyab/, so `[library(pyab/alphabeta)]` loads the slides' program after
+# pack_install.  The bridge, the referee's child and the plunit tests are pyab's
+# own and stay out.  tests/test_package.py installs it in a throwaway pack folder.
+PACK_DIR ?= build/pack/pyab
+pack:
+	@rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)/prolog/pyab $(PACK_DIR)/examples
+	cp pack.pl $(PACK_DIR)/
+	cd prolog && find . -name '*.pl' ! -name 'pyab_bridge.pl' ! -path './bridge/*' \
+	  ! -path './tests/*' ! -path './referee/*' -exec cp --parents {} $(abspath $(PACK_DIR))/prolog/pyab/ \;
+	cp examples/slides.pl $(PACK_DIR)/examples/
+	@echo "pack in $(PACK_DIR)"
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -23,7 +23,7 @@ __all__ = [
     "DSLError", "Error", "Mismatch", "PrologError", "Result", "SearchTimeout",
     "Tree", "TreeError", "check", "dump", "facts", "load", "parse", "solve",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 ENGINES = ("prolog", "python")
 

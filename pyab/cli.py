@@ -12,7 +12,8 @@ import importlib
 import sys
 
 # Command modules, in the order `pyab --help` lists them.
-COMMANDS = ["solve", "check", "facts", "repl", "trace", "show", "draw", "variants", "experiment", "game"]
+COMMANDS = ["solve", "check", "facts", "repl", "trace", "show", "draw", "variants", "experiment", "game",
+            "examples"]
 
 DESCRIPTION = """\
 Run Bratko's alpha-beta program (the course slides' alphabeta/5) in

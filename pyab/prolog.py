@@ -29,13 +29,14 @@ from typing import Any
 
 from .errors import PrologError, SearchTimeout
 from .facts import facts, number
+from .resources import prolog_dir
 from .result import Result
 from .search import algorithm as find_algorithm
 from .tree import Number, Tree
 
 __all__ = ["PROLOG_DIR", "engine", "solve"]
 
-PROLOG_DIR = Path(__file__).resolve().parent.parent / "prolog"
+PROLOG_DIR = prolog_dir()
 
 # SWI-Prolog.h (9.x) constants used below.
 _PL_ATOM, _PL_STRING = 2, 6

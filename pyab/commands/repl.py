@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..facts import facts, quote
-    from ..prolog import PROLOG_DIR
+    from ..resources import prolog_dir
     tree = _common.load_tree(args.file)
     swipl = shutil.which("swipl")
     if swipl is None:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.flush()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C belongs to swipl
     try:
-        return subprocess.call([swipl, "-q", str(PROLOG_DIR / "alphabeta.pl"), path])
+        return subprocess.call([swipl, "-q", str(prolog_dir() / "alphabeta.pl"), path])
     finally:
         signal.signal(signal.SIGINT, previous)
         os.unlink(path)

@@ -16,13 +16,14 @@ orders is two nodes, as in a game *tree*.  Names: ``r``, ``r_5``,
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Sequence
+
+from ..resources import prolog_dir
 
 __all__ = ["LINES", "TicTacToe"]
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-RULES = Path(__file__).resolve().parent.parent.parent / "prolog" / "games" / "tictactoe.pl"
+RULES = prolog_dir() / "games" / "tictactoe.pl"
 
 Node = tuple[int, ...]
 

@@ -30,8 +30,9 @@ handle's lowest bit.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Sequence
+
+from ..resources import prolog_dir
 
 __all__ = ["MAX_DEPTH", "ORDERINGS", "Uniform", "hash_value", "parse_ordering"]
 
@@ -39,7 +40,7 @@ ORDERINGS = ("perfect", "worst", "random(SEED)")
 MAX_DEPTH = 63
 _M32 = 0xFFFFFFFF
 _RANDOM = re.compile(r"random\((\d+)\)\Z")
-RULES = Path(__file__).resolve().parent.parent.parent / "prolog" / "trees" / "uniform.pl"
+RULES = prolog_dir() / "trees" / "uniform.pl"
 
 
 def parse_ordering(text: str) -> tuple[str, int | None]:

@@ -1,0 +1,19 @@
+"""Only what pyproject.toml cannot say: the Prolog programs (prolog/) and the
+example trees (examples/) stay where the README and the SWI-Prolog REPL use
+them, at the top of the checkout, and ship inside the package as
+``pyab/_prolog`` and ``pyab/_examples`` (found with importlib.resources; see
+pyab/resources.py)."""
+
+from setuptools import find_packages, setup
+
+DATA = {"pyab._prolog": "prolog", "pyab._examples": "examples"}
+
+setup(
+    packages=find_packages(include=["pyab", "pyab.*"]) + list(DATA),
+    package_dir=DATA,
+    package_data={
+        "pyab": ["grammar.lark", "py.typed"],
+        "pyab._prolog": ["**/*.pl", "**/*.json", "**/*.csv", "**/*.tsv"],
+        "pyab._examples": ["**/*.tree", "**/*.pl", "**/*.md", "**/*.py", "**/*.js", "**/*.ipynb"],
+    },
+)
