@@ -29,7 +29,6 @@ from .child import Child, escape
 
 __all__ = ["ENTRY", "PrologProgram", "UNTRUSTED_DEFAULTS"]
 
-CHILD_PL = Path(__file__).resolve().parent.parent.parent / "prolog" / "referee" / "child.pl"
 
 # The entry goal of each algorithm, as in prolog/pyab_bridge.pl's entry/8
 # (a test keeps the two the same).
@@ -87,8 +86,10 @@ class PrologProgram:
         if self._child is not None and self._child.alive:
             return self._child
         self._dir = self._dir or tempfile.TemporaryDirectory(prefix="pyab-child-")
+        from ..resources import prolog_dir
+        child_pl = prolog_dir() / "referee" / "child.pl"
         argv = [self.swipl, "--no-packs", "-q", "-g", "pyab_child:main", "-t", "halt",
-                str(CHILD_PL), "--",
+                str(child_pl), "--",
                 *(["--untrusted"] if self.untrusted else []), self.path]
         env = {k: v for k, v in os.environ.items()
                if k in ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "HOME", "TMPDIR")}
