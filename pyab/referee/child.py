@@ -145,6 +145,8 @@ class Child:
         self._deadline: float | None = None
         self._closed = False
         _install_handlers()
+        env = dict(os.environ if env is None else env)
+        env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -365,13 +367,18 @@ def _killpg(pgid: int) -> None:
         pass
 
 
+_MARK = "PYAB_CHILD_OF"
+
+
 def _reap_orphans() -> None:
     """Kill and reap processes handed back to pyab as orphans (see
     :func:`_become_subreaper`): children of pyab in another session than
-    pyab's own that are no live :class:`Child`."""
+    pyab's own that are no live :class:`Child` and carry the environment
+    mark every child gets (so pyab's other subprocesses are left alone)."""
     if not sys.platform.startswith("linux"):
         return
     me, my_sid = os.getpid(), os.getsid(0)
+    mark = f"{_MARK}={me}".encode()
     with _LIVE_LOCK:
         known = {c.proc.pid for c in _LIVE}
     for _ in range(20):
@@ -386,10 +393,13 @@ def _reap_orphans() -> None:
             try:
                 if os.getsid(pid) == my_sid:
                     continue  # pyab's own helpers (e.g. --jobs workers)
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if mark not in f.read().split(b"\0"):
+                        continue  # not started by a program under test
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
                 found = True
-            except (ProcessLookupError, ChildProcessError, PermissionError):
+            except (OSError, ChildProcessError):
                 pass
         if not found:
             return
