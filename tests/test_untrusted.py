@@ -175,9 +175,32 @@ def _descendants(pid: int) -> set[int]:
     return out
 
 
+_STARTED: list[subprocess.Popen] = []
+
+
 def _start(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "pyab", *args], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "pyab", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _STARTED.append(proc)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _no_pyab_left_running():
+    """A failed test must not leave a looping run behind: SIGTERM ends pyab
+    and, through it, its workers and children."""
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for f in (proc.stdout, proc.stderr):
+            f.close()
 
 
 def _wait_for_swipl(proc: subprocess.Popen, count: int = 1, limit: float = 30) -> set[int]:

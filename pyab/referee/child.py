@@ -306,7 +306,7 @@ class Child:
             except OSError:
                 pass
         _killpg(self.pgid)  # anything the group started while we reaped
-        _reap_orphans()
+        _reap_orphans(self.pgid)
         with _LIVE_LOCK:
             _LIVE.discard(self)
 
@@ -370,40 +370,54 @@ def _killpg(pgid: int) -> None:
 _MARK = "PYAB_CHILD_OF"
 
 
-def _reap_orphans() -> None:
+def _reap_orphans(pgid: int) -> None:
     """Kill and reap processes handed back to pyab as orphans (see
-    :func:`_become_subreaper`): children of pyab in another session than
-    pyab's own that are no live :class:`Child` and carry the environment
-    mark every child gets (so pyab's other subprocesses are left alone)."""
+    :func:`_become_subreaper`) that came from a program under test: those
+    still in the child's process group ``pgid`` (killed with it, now
+    zombies), and those that left it (``setsid``) but carry the environment
+    mark every child passes on.  pyab's other subprocesses are left alone."""
     if not sys.platform.startswith("linux"):
         return
     me, my_sid = os.getpid(), os.getsid(0)
     mark = f"{_MARK}={me}".encode()
     with _LIVE_LOCK:
         known = {c.proc.pid for c in _LIVE}
-    for _ in range(20):
+    quiet = 0
+    while quiet < 3:  # orphans arrive as their parents die: look a few times
         found = False
-        try:
-            kids = (open(f"/proc/{me}/task/{me}/children").read().split())
-        except OSError:
-            return
-        for pid in map(int, kids):
-            if pid in known:
-                continue
+        for pid in _children(me) - known:
             try:
-                if os.getsid(pid) == my_sid:
-                    continue  # pyab's own helpers (e.g. --jobs workers)
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    if mark not in f.read().split(b"\0"):
-                        continue  # not started by a program under test
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                group, session = int(fields[2]), int(fields[3])
+                if group != pgid:
+                    if session == my_sid:
+                        continue  # pyab's own helpers (e.g. --jobs workers)
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        if mark not in f.read().split(b"\0"):
+                            continue  # not started by a program under test
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
                 found = True
-            except (OSError, ChildProcessError):
+            except (OSError, ValueError, IndexError):
                 pass
-        if not found:
-            return
-        time.sleep(0.01)
+        quiet = 0 if found else quiet + 1
+        time.sleep(0.005)
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out.update(map(int, f.read().split()))
+        except OSError:
+            pass
+    return out
 
 
 def kill_all() -> None:
