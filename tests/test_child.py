@@ -135,3 +135,11 @@ def test_the_entry_goals_are_the_bridge_s():
         found[name] = f"{m.group(2)}({args})"
     assert found == ENTRY
     assert set(ENTRY) == set(ALGORITHMS)
+
+
+def test_a_child_that_closes_stderr_is_waited_for_without_spinning():
+    code = "import os, time; os.close(2); time.sleep(1); print('[1]', flush=True)"
+    with child(code) as c:
+        start = time.process_time()
+        assert c.receive() == [1]
+        assert time.process_time() - start < 0.5  # select slept, it did not spin

@@ -144,6 +144,7 @@ class Child:
         self._buf = b""
         self._deadline: float | None = None
         self._closed = False
+        self._stderr_open = True
         _install_handlers()
         env = dict(os.environ if env is None else env)
         env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
@@ -228,22 +229,27 @@ class Child:
                     self.close()
                     raise self._error(f"timeout: a search took longer than {self.timeout:g} s",
                                       "timeout")
-            ready, _, _ = select.select([out, err], [], [], wait)
+            ready, _, _ = select.select([out, err] if self._stderr_open else [out], [], [], wait)
             if err in ready:
                 self._drain_stderr()
             if out in ready:
                 chunk = _read(out)
+                if chunk is None:
+                    continue
                 if chunk:
                     self._buf += chunk
                     return
                 raise self._ended("before it answered")
 
     def _drain_stderr(self) -> None:
-        if self.proc.stderr is None or self.proc.stderr.closed:
+        if not self._stderr_open or self.proc.stderr is None or self.proc.stderr.closed:
             return
         while True:
             chunk = _read(self.proc.stderr.fileno())
-            if not chunk:
+            if chunk is None:
+                return
+            if not chunk:  # end of file: stop watching it (select would say "ready" forever)
+                self._stderr_open = False
                 return
             self._stderr.add(chunk)
 
@@ -344,11 +350,12 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _read(fd: int) -> bytes:
+def _read(fd: int) -> bytes | None:
+    """Up to 64 KB from ``fd``; b"" at end of file, None when nothing is there yet."""
     try:
         return os.read(fd, 65536)
     except BlockingIOError:
-        return b""
+        return None
     except OSError:
         return b""
 
