@@ -64,6 +64,8 @@ entry('hsu-f2-negamax', Root, Alpha, Beta, Depth, Best, Val,
       hsu_f2_negamax(Root, Alpha, Beta, Depth, Best, Val)).
 entry('hsu-f3-negamax', Root, Alpha, Beta, Depth, Best, Val,
       hsu_f3_negamax(Root, Alpha, Beta, Depth, Best, Val)).
+entry('strict-cut', Root, Alpha, Beta, Depth, Best, Val,
+      strict_cut(Root, Alpha, Beta, Depth, Best, Val)).
 entry(minimax, Root, _Alpha, _Beta, Depth, Best, Val,
       minimax(Root, Depth, Best, Val)).
 entry('minimax-negamax', Root, _Alpha, _Beta, Depth, Best, Val,

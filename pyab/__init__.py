@@ -45,20 +45,21 @@ def solve(
     the Python engine runs the mirror.  ``timeout`` and ``program`` apply to
     the Prolog engine.
     """
+    from .arguments import check_search
+    from .result import finish
     from .tree import check_window
+    check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)
     check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
-    if depth is not None:
-        from .search import algorithm as find
-        if not find(algorithm).depth_limit:
-            raise ValueError(f"{algorithm} has no depth limit (the slides' program searches to "
-                             "the leaves); --depth works with the other algorithms")
     if engine == "prolog":
         from . import prolog
-        return prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program)
-    if engine == "python":
+        result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
+                              program=program)
+    elif engine == "python":
         from .search import solve_python
-        return solve_python(tree, algorithm, alpha, beta, depth)
-    raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
+        result = solve_python(tree, algorithm, alpha, beta, depth)
+    else:
+        raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
+    return finish(result, tree, alpha, beta)  # horizon and bound, alike for both engines
 
 
 def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,

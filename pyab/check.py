@@ -13,8 +13,9 @@ from .tree import Number, Tree
 __all__ = ["FIELDS", "compare", "differences"]
 
 # What must agree.  `pruned` follows from `visited` and the tree, but it is
-# compared too: each engine derives it on its own side.
-FIELDS = ("best", "value", "leaves", "visited", "pruned")
+# compared too: each engine derives it on its own side.  `horizon` is split
+# off `pruned` by one function (pyab.result.finish) on each engine's fields.
+FIELDS = ("best", "value", "leaves", "visited", "pruned", "horizon")
 
 
 def _first_step(a: Sequence[str], b: Sequence[str]) -> str:

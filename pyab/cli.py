@@ -25,6 +25,8 @@ Tree files hold one tree in nested, list or flat form, for example
     [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
     a -> b, c        b = 3        c = 5
 with an optional leading `max` or `min` for the side to move at the root.
+`max`/`min` may also stand before any node's name; a node without one takes
+the opposite of its parent's side (a(g=2, min b(min c(d=1), f=9))).
 """
 
 EPILOG = """\

@@ -92,8 +92,17 @@ class _Collect(Transformer):
         self.edges: list[Any] = []
         self.values: list[Any] = []
         self.defined: list[Any] = []
+        self.marks: list[Any] = []  # (name, side, position): `max`/`min` before a name
         self.side = "max"
         self.form = "flat"
+
+    def _marked(self, items: list) -> list:
+        """``items`` without a leading side, which is recorded for the name after it."""
+        if items and isinstance(items[0], str):
+            name, pos = items[1]
+            self.marks.append((name, items[0], pos))
+            return items[1:]
+        return items
 
     # terminals wrapped in rules
     def name(self, items):
@@ -121,17 +130,18 @@ class _Collect(Transformer):
 
     # nested form
     def leaf(self, items):
-        (name, pos), (value, _) = items
+        (name, pos), (value, _) = self._marked(items)
         self.values.append((name, value, pos))
         self.defined.append((name, pos))
         return (name, pos)
 
     def bare(self, items):
-        name, pos = items[0]
+        name, pos = self._marked(items)[0]
         self.defined.append((name, pos))
         return (name, pos)
 
     def nested(self, items):
+        items = self._marked(items)
         (name, pos) = items[0]
         children = [c for c in items[1:] if c is not None]
         if children and not isinstance(children[0][0], str):
@@ -149,6 +159,7 @@ class _Collect(Transformer):
 
     # flat form
     def edge(self, items):
+        items = self._marked(items)
         (name, pos), children = items[0], items[1:]
         self.edges.append((name, pos, children))
         return None
@@ -158,9 +169,17 @@ class _Collect(Transformer):
         return None
 
     def start(self, items):
-        if len(items) == 2:
+        if len(items) == 2:  # side list
             self.side = items[0]
             return items[1]
+        if self.form == "flat" and self.marks:
+            # The side before a flat file's first declaration is the root's
+            # (CONTRACT 1), whichever node that declaration names.
+            first = min([p for _, p, _ in self.edges] + [p for _, _, p in self.values])
+            name, side, pos = self.marks[0]
+            if pos == first:
+                self.side = side
+                self.marks.pop(0)
         return items[0]
 
 
@@ -231,10 +250,11 @@ def parse(text: str, source: str = "<string>") -> Tree:
         if collect.form == "list":
             _list_form(shape, collect, (1, 1))
         edges, values, side = collect.edges, collect.values, collect.side
+        marks = collect.marks
         defined = sorted(collect.defined, key=lambda d: d[1]) if collect.form == "nested" else ()
         collect.reset()
     try:
-        return build(edges, values, side, defined)
+        return build(edges, values, side, defined, marks)
     except TreeError as err:
         line, col = err.pos
         if (line, col) == (0, 0) and lines:
@@ -298,24 +318,40 @@ def load(path: str | Path) -> Tree:
     return parse(text, str(path))
 
 
+def _marks(tree: Tree) -> list[str]:
+    """The side mark each node needs in the text: "min " or "max " where the
+    side is not the one it would take anyway (the opposite of its parent's;
+    MAX at the root), else ""."""
+    marks = ["min " if tree.root_side == "min" else ""] + [""] * (len(tree) - 1)
+    if tree.sides is not None:
+        for i, ks in enumerate(tree.kids):
+            for k in ks:
+                if tree.sides[k] == tree.sides[i]:
+                    marks[k] = "max " if tree.sides[k] else "min "
+    return marks
+
+
 def dump(tree: Tree, form: str = "nested") -> str:
     """DSL text for ``tree`` (``nested`` or ``flat``) that parses back to an
-    equal tree.  Inner nodes with a static value keep it."""
+    equal tree.  Inner nodes with a static value keep it; a node whose side
+    does not alternate is written with its ``max``/``min`` mark."""
     names, kids, values = tree.names, tree.kids, tree.values
-    head = "min " if tree.root_side == "min" else ""
+    marks = _marks(tree)
     if form == "flat":
-        out = [head.strip()] if head else []
+        # The root's declaration comes first, so its mark is the leading one.
+        out = []
         for i, ks in enumerate(kids):
             if ks:
-                out.append(f"{quote(names[i])} -> {', '.join(quote(names[k]) for k in ks)}")
+                out.append(f"{marks[i]}{quote(names[i])} -> {', '.join(quote(names[k]) for k in ks)}")
+                marks[i] = ""
         for i, v in enumerate(values):
             if v is not None:
-                out.append(f"{quote(names[i])} = {number_text(v)}")
+                out.append(f"{marks[i]}{quote(names[i])} = {number_text(v)}")
         return "\n".join(out) + "\n"
     if form != "nested":
         raise ValueError(f"unknown form {form!r}")
     if not kids[0]:
-        return f"{head}{quote(names[0])} = {number_text(values[0])}\n"  # type: ignore[arg-type]
+        return f"{marks[0]}{quote(names[0])} = {number_text(values[0])}\n"  # type: ignore[arg-type]
     parts: list[str] = []
     stack: list[Any] = [0]
     while stack:
@@ -324,7 +360,7 @@ def dump(tree: Tree, form: str = "nested") -> str:
             parts.append(item)
             continue
         i = item
-        label = quote(names[i])
+        label = marks[i] + quote(names[i])
         if values[i] is not None:
             label += f" = {number_text(values[i])}"  # type: ignore[arg-type]
         if not kids[i]:
@@ -336,4 +372,4 @@ def dump(tree: Tree, form: str = "nested") -> str:
             stack.append(k)
             if j < len(kids[i]) - 1:
                 stack.append(", ")
-    return head + "".join(parts) + "\n"
+    return "".join(parts) + "\n"

@@ -236,8 +236,11 @@ def _packed(tree: Tree) -> tuple[str, str]:
     of shape(Sides, Kids, Values) (see prolog/pyab_bridge.pl).  It yields
     the clauses of :func:`pyab.facts.facts` in the same order, about five
     times faster than reading that text for a big tree (docs/performance.md)."""
-    first, second = ("x", "n") if tree.root_side == "max" else ("n", "x")
-    sides = "".join([first, second][d & 1] for d in tree.depth)
+    if tree.sides is None:  # sides alternate by depth
+        first, second = ("x", "n") if tree.root_side == "max" else ("n", "x")
+        sides = "".join([first, second][d & 1] for d in tree.depth)
+    else:  # a side per node (pyab.tree.with_sides)
+        sides = "".join("x" if s else "n" for s in tree.sides)
     kids = ",".join(f"{i}-[{','.join(map(str, [k + 1 for k in ks]))}]"
                     for i, ks in enumerate(tree.kids, 1) if ks)
     values = ",".join("n" if v is None else str(v) if type(v) is int else number(v)

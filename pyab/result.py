@@ -8,7 +8,43 @@ from typing import Any
 
 from .tree import Number
 
-__all__ = ["Result", "json_number"]
+__all__ = ["BOUNDS", "Result", "bound_of", "bound_text", "finish", "json_number"]
+
+INF = math.inf
+
+# How far a root value can be trusted, per algorithm (docs/courses.md argues
+# each).  "closed": the cut tests are strict and the value is returned as
+# found, so a value inside [alpha, beta] is exact, below alpha an upper
+# bound, above beta a lower bound (docs/bratko.md proves it for the slides'
+# program; strict-cut runs the same tests).  "open": cuts on v >= beta /
+# v <= alpha, or a fail-hard search that returns the bound itself: only a
+# value strictly inside (alpha, beta) is exact, alpha or below an upper
+# bound, beta or above a lower bound.  "exact": no pruning, the window is
+# ignored.  Algorithms not named here are "open".
+BOUNDS = {"bratko": "closed", "strict-cut": "closed",
+          "minimax": "exact", "minimax-negamax": "exact"}
+
+
+def bound_of(algorithm: str, value: Any, alpha: Number, beta: Number) -> str:
+    """``"exact"``, ``"upper"`` (the root failed low: its true value is at
+    most ``value``) or ``"lower"`` (it failed high: at least ``value``),
+    from the value a search of ``algorithm`` returned for the window; and
+    ``"unknown"`` when an "open" algorithm returns the one value of a null
+    window (alpha = beta): a bound, but the value cannot say which way.
+
+    >>> bound_of("bratko", 3, 3, 10), bound_of("aima", 3, 3, 10), bound_of("bratko", 2, 3, 10)
+    ('exact', 'upper', 'upper')
+    """
+    if not isinstance(value, (int, float)):
+        return "exact"
+    kind = BOUNDS.get(algorithm, "open")
+    if kind == "exact":
+        return "exact"
+    if kind == "closed":
+        return "upper" if value < alpha else "lower" if value > beta else "exact"
+    if value == alpha == beta:
+        return "unknown"  # a null window's bound returned: which side, the value cannot tell
+    return "upper" if value <= alpha else "lower" if value >= beta else "exact"
 
 
 def json_number(x: Number) -> Any:
@@ -28,7 +64,10 @@ class Result:
     MAX's point of view.  ``leaves`` are the leaves whose static value was
     read, in the order read; ``visited`` every node the search was called on,
     in call order; ``pruned`` the unvisited children of visited nodes (the
-    roots of cut-off subtrees), in tree order.
+    roots of cut-off subtrees), in tree order, except those left out because
+    the depth limit scored their parent by its static value: those are
+    ``horizon``.  ``window`` is the alpha..beta searched with, and
+    :attr:`bound` says whether ``value`` is exact or a bound.
     """
 
     best: str | None
@@ -39,6 +78,13 @@ class Result:
     engine: str
     algorithm: str
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    horizon: tuple[str, ...] = ()
+    window: tuple[Number, Number] = field(default=(-INF, INF), compare=False)
+
+    @property
+    def bound(self) -> str:
+        """"exact", "upper" (failed low) or "lower" (failed high): see :func:`bound_of`."""
+        return bound_of(self.algorithm, self.value, *self.window)
 
     def picture(self, tree: Any) -> Any:
         """This result drawn on ``tree``: an object Jupyter shows as SVG
@@ -53,8 +99,57 @@ class Result:
             "leaves": list(self.leaves),
             "visited": list(self.visited),
             "pruned": list(self.pruned),
+            "horizon": list(self.horizon),
+            "bound": self.bound,
             "engine": self.engine,
             "algorithm": self.algorithm,
         }
         out.update(self.extra)
         return out
+
+
+_BOUND_WORDS = {"exact": "exact", "upper": "an upper bound: the root failed low",
+                "lower": "a lower bound: the root failed high",
+                "unknown": "a bound: the null window's value, low or high"}
+
+
+def bound_text(result: Result) -> str:
+    """One line for people: the root's value and what it is.
+
+    >>> bound_text(Result("b", 3, (), (), (), "python", "bratko", window=(5, 10)))
+    'Val = 3 is an upper bound: the root failed low (below alpha 5)'
+    """
+    from .facts import number
+    b = result.bound
+    v = result.value
+    text = f"Val = {number(v) if isinstance(v, (int, float)) else v} is {_BOUND_WORDS[b]}"
+    alpha, beta = result.window
+    if b == "upper":
+        text += f" ({'below' if v < alpha else 'at'} alpha {_num(alpha)})"
+    elif b == "lower":
+        text += f" ({'above' if v > beta else 'at'} beta {_num(beta)})"
+    return text
+
+
+def _num(x: Number) -> str:
+    from .facts import number
+    return ("-inf" if x < 0 else "inf") if isinstance(x, float) and math.isinf(x) else number(x)
+
+
+def finish(result: Result, tree: Any, alpha: Number, beta: Number) -> Result:
+    """``result`` of a search of ``tree`` in ``alpha..beta``, with the window
+    kept and the nodes the depth limit left out moved from ``pruned`` to
+    ``horizon``: the unsearched children of a node whose static value was
+    read although it has children.  The same function for both engines, on
+    their observed fields; implicit trees (no names) are left as they are.
+    """
+    from dataclasses import replace
+    from .tree import Tree
+    if not isinstance(tree, Tree) or not result.pruned:
+        return replace(result, window=(alpha, beta))
+    kids, index = tree.kids, tree.index
+    scored = {index[n] for n in set(result.leaves) if kids[index[n]]}
+    below = {tree.names[k] for i in scored for k in kids[i]}
+    return replace(result, window=(alpha, beta),
+                   pruned=tuple(p for p in result.pruned if p not in below),
+                   horizon=tuple(p for p in result.pruned if p in below))

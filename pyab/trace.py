@@ -20,11 +20,14 @@ Both give the same five kinds of step, in the order they happen:
             window, ``removed`` (the siblings after it) are never searched;
             ``cut`` says "alpha" (value < alpha) or "beta" (value > beta)
 ``return``  alphabeta/5 answers for ``node``: GoodPos ``best``, Val ``value``
+``horizon`` the depth limit scored ``node`` by its static value: ``removed``
+            (its children) are not searched, and that is no cut-off
 
 For every other algorithm the trace is *reconstructed* from the generic
 observation (the order of calls, the leaves read, the cut-off subtrees):
 ``call`` and ``leaf`` steps in the observed order, one ``cut`` step per node
-that was left with children unsearched (kind unknown), ``return`` steps
+that was left with children unsearched (kind unknown), one ``horizon`` step
+per node the depth limit scored (its children are ``Result.horizon``), ``return`` steps
 without values except the root's.  ``Trace.exact`` is False for those.
 """
 
@@ -39,7 +42,7 @@ from .tree import Number, Tree
 
 __all__ = ["KINDS", "Step", "Trace", "from_events", "reconstruct", "trace"]
 
-KINDS = ("call", "leaf", "bounds", "cut", "return")
+KINDS = ("call", "leaf", "bounds", "cut", "return", "horizon")
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,9 @@ class Step:
             else:
                 return f"cut-off: {gone} never searched"
             return f"{self.cut} cut-off ({why}): {gone} never searched"
+        if self.kind == "horizon":
+            return (f"depth limit: {self.node} is scored by its static value; "
+                    f"{', '.join(self.removed)} not searched (the horizon, not a cut-off)")
         if self.kind == "return":
             if self.value is None:
                 return f"{self.node} done"
@@ -199,20 +205,21 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     algorithm is run normally and its trace reconstructed (``exact`` False).
     """
     if algorithm == "bratko":
-        if depth is not None:  # refused as pyab.solve refuses it
-            raise ValueError("bratko has no depth limit (the slides' program searches to "
-                             "the leaves); --depth works with the other algorithms")
+        from .arguments import check_search
+        from .result import finish
         from .tree import check_window
+        check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)  # as pyab.solve
         check_window(tree, alpha, beta)  # as pyab.solve: both engines compare alike
         if engine == "prolog":
             from .prolog import solve_traced
             result, events = solve_traced(tree, alpha, beta, timeout=timeout)
-            return from_events(tree, events, result, alpha, beta)
+            return from_events(tree, events, finish(result, tree, alpha, beta), alpha, beta)
         if engine == "python":
             from .search.bratko import search
             raw: list[tuple[Any, ...]] = []
             result = search(tree, alpha, beta, observe=lambda *e: raw.append(e))
-            return from_events(tree, _named(tree, raw), result, alpha, beta)
+            return from_events(tree, _named(tree, raw), finish(result, tree, alpha, beta),
+                               alpha, beta)
         raise ValueError(f"unknown engine {engine!r} (known: prolog, python)")
     from . import solve
     result = solve(tree, engine=engine, algorithm=algorithm, alpha=alpha, beta=beta,
@@ -278,6 +285,7 @@ def reconstruct(tree: Tree, result: Result, alpha: Number = -math.inf,
     depth, index = tree.depth, tree.index
     read = set(result.leaves)
     pruned = set(result.pruned)
+    horizon = set(result.horizon)
     steps: list[Step] = []
     stack: list[str] = []
 
@@ -286,6 +294,9 @@ def reconstruct(tree: Tree, result: Result, alpha: Number = -math.inf,
         d = depth[index[node]]
         if gone:
             steps.append(Step("cut", node, d, removed=gone))
+        unsearched = tuple(c for c in tree.children(node) if c in horizon)
+        if unsearched:
+            steps.append(Step("horizon", node, d, removed=unsearched))
         if node == tree.root:
             steps.append(Step("return", node, d, best=result.best, value=result.value))
         else:

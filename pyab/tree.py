@@ -4,8 +4,9 @@ A :class:`Tree` is immutable once built.  Nodes are numbered in depth-first
 pre-order from the root (id 0), so "tree order" is simply id order.  Every
 node has a name (what Prolog sees as an atom), a tuple of child ids (empty
 for a leaf) and an optional static value (required on leaves; an inner node
-may carry one too, for depth-limited searches).  Sides alternate by depth,
-starting from ``root_side``.
+may carry one too, for depth-limited searches).  Each node has a side to
+move: ``root_side`` at the root and, unless a node is marked otherwise
+(``sides``), the opposite of its parent's, so sides alternate by depth.
 
 All validation lives in :func:`build`; the DSL and the generators only
 collect declarations and hand them over.
@@ -42,6 +43,9 @@ class Tree:
     kids: tuple[tuple[int, ...], ...]
     values: tuple[Number | None, ...]
     root_side: str = "max"
+    # None: sides alternate level by level from root_side.  Otherwise one
+    # bool per node, True where MAX is to move (see build(): marks).
+    sides: tuple[bool, ...] | None = None
     index: dict[str, int] = field(default=None, repr=False)  # type: ignore[assignment]
     depth: tuple[int, ...] = field(default=None, repr=False)  # type: ignore[assignment]
 
@@ -88,7 +92,26 @@ class Tree:
 
     def is_max_id(self, i: int) -> bool:
         """True when MAX is to move in node ``i``."""
+        if self.sides is not None:
+            return self.sides[i]
         return (self.depth[i] % 2 == 0) == (self.root_side == "max")
+
+    @property
+    def alternating(self) -> bool:
+        """True when every child has the other side to move than its parent
+        (what the slides' program and the textbook searches assume)."""
+        return self.sides is None
+
+    def repeated_side(self) -> str | None:
+        """The first node (in tree order) with the same side to move as its
+        parent, or None on an alternating tree."""
+        if self.sides is None:
+            return None
+        for i, ks in enumerate(self.kids):
+            for k in ks:
+                if self.sides[k] == self.sides[i]:
+                    return self.names[k]
+        return None  # pragma: no cover - build() keeps sides None then
 
     # -- by name -----------------------------------------------------------
     def children(self, name: str) -> tuple[str, ...]:
@@ -305,21 +328,65 @@ def build(
     values: Sequence[tuple[str, Number, Pos]],
     root_side: str = "max",
     defined: Sequence[tuple[str, Pos]] = (),
+    marks: Sequence[tuple[str, str, Pos]] = (),
 ) -> Tree:
     """Validate declarations and build a :class:`Tree`.
 
     ``edges``: (parent, position, [(child, position), ...]) for each inner
     node; ``values``: (name, number, position); ``defined``: for forms that
     write each node exactly once (nested, list), every node with its
-    position, so a repeated name is reported as a duplicate.
+    position, so a repeated name is reported as a duplicate.  ``marks``:
+    (name, "max" | "min", position) for each node written with a side; a
+    node without one takes the opposite of its parent's side, the root
+    ``root_side`` (a mark on the root wins over ``root_side``).
 
     :raises TreeError: naming the place of the first problem found.
     """
     if root_side not in ("max", "min"):
         raise TreeError(f"root side must be 'max' or 'min', not {root_side!r}")
-    quick = _build_quick(edges, values, root_side, defined)
-    if quick is not None:
-        return quick
+    tree = _build_quick(edges, values, root_side, defined)
+    if tree is None:
+        tree = _build_checked(edges, values, root_side, defined)
+    return with_sides(tree, marks) if marks else tree
+
+
+def with_sides(tree: Tree, marks: Sequence[tuple[str, str, Pos]]) -> Tree:
+    """``tree`` with the sides ``marks`` give (see :func:`build`).
+
+    >>> t = with_sides(build([("a", (0, 0), [("b", (0, 0))]), ("b", (0, 0), [("c", (0, 0))])],
+    ...                      [("c", 1, (0, 0))]), [("b", "max", (0, 0))])
+    >>> [t.side(n) for n in t], t.repeated_side()
+    (['max', 'max', 'min'], 'b')
+
+    :raises TreeError: for a mark that is not max/min, names no node of the
+        tree, or contradicts another mark of the same node.
+    """
+    marked: dict[str, tuple[str, Pos]] = {}
+    for name, side, pos in marks:
+        if side not in ("max", "min"):
+            raise TreeError(f"side of {name!r} must be 'max' or 'min', not {side!r}", pos)
+        if name not in tree.index:
+            raise TreeError(f"side given for {name!r}, which is not a node of the tree", pos)
+        if name in marked and marked[name][0] != side:
+            first, fpos = marked[name]
+            raise TreeError(f"{name!r} is marked {first} (at {_fmt(fpos)}) and {side}", pos)
+        marked[name] = (side, pos)
+    by_id = {tree.index[n]: s == "max" for n, (s, _) in marked.items()}
+    sides = [True] * len(tree)
+    sides[0] = by_id.get(0, tree.root_side == "max")
+    for i, ks in enumerate(tree.kids):  # pre-order: a parent's side is known first
+        for k in ks:
+            sides[k] = by_id.get(k, not sides[i])
+    alternating = all(sides[k] != sides[i] for i, ks in enumerate(tree.kids) for k in ks)
+    return Tree(names=tree.names, kids=tree.kids, values=tree.values,
+                root_side="max" if sides[0] else "min",
+                sides=None if alternating else tuple(sides),
+                index=tree.index, depth=tree.depth)
+
+
+def _build_checked(edges, values, root_side, defined) -> Tree:
+    """:func:`build`'s walk over the declarations, one at a time, naming the
+    place of the first problem."""
     where: dict[str, Pos] = {}  # first position each name was seen at
     for name, pos in defined:
         if name in where:

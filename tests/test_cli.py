@@ -98,16 +98,23 @@ def test_check_needs_files_or_random():
 
 def test_repl_loads_program_and_tree_in_a_real_toplevel():
     out = pyab_cli("repl", "examples/slides.tree",
-                   stdin="alphabeta(a, -1000, 1000, GoodPos, Val).\n")
+                   stdin="alphabeta(a, -inf, inf, GoodPos, Val).\n")
     assert out.returncode == 0, out.stderr
     assert "GoodPos = b" in out.stdout and "Val = 3" in out.stdout
-    assert "alphabeta(a, -1000, 1000, GoodPos, Val)" in out.stderr  # the hint
+    assert "alphabeta(a, -inf, inf, GoodPos, Val)" in out.stderr  # the hint, as run above
+
+
+def test_repl_hint_window_holds_values_beyond_a_thousand():
+    # Values beyond 1000: the slides' -1000..1000 would make the root fail
+    # high; the hint's window must hold every value.
+    out = pyab_cli("repl", "-", stdin="a(b = 5000, c = 1000.5)")
+    assert "alphabeta(a, -inf, inf, GoodPos, Val)" in out.stderr
 
 
 def test_repl_quotes_the_root_in_its_hint():
     out = pyab_cli("repl", "-", stdin="'King e1'(x = 1, y = 2)")
     # stdin was consumed by the tree: swipl sees EOF and halts.
-    assert "alphabeta('King e1', -1000, 1000, GoodPos, Val)" in out.stderr
+    assert "alphabeta('King e1', -inf, inf, GoodPos, Val)" in out.stderr
 
 
 def test_depth_is_refused_for_the_slides_program_and_skipped_by_all():

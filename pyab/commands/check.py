@@ -131,7 +131,8 @@ def _one(tree, args, alpha, beta):
     import pyab
     from ..check import differences
     from ..search import ALGORITHMS
-    names = ([n for n, a in ALGORITHMS.items() if args.depth is None or a.depth_limit]
+    names = ([n for n, a in ALGORITHMS.items() if (args.depth is None or a.depth_limit)
+              and (a.any_sides or tree.alternating)]
              if args.algorithm == "all" else [args.algorithm])
     first = None
     for name in names:

@@ -34,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(facts(tree))
     print(f"% tree {args.file} loaded; facts in {path}", file=sys.stderr)
-    print(f"% try:  ?- alphabeta({quote(tree.root)}, -1000, 1000, GoodPos, Val).", file=sys.stderr)
+    # -inf..inf, not the slides' -1000..1000: a bigger value in the tree would
+    # fall outside that window and come back as a bound, not the value.
+    print(f"% try:  ?- alphabeta({quote(tree.root)}, -inf, inf, GoodPos, Val).", file=sys.stderr)
     sys.stderr.flush()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C belongs to swipl
     try:

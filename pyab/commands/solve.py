@@ -39,9 +39,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         best = "(none: no move reached the window)"
     print(f"  best move    {best}")
-    print(f"  value        {number(result.value) if not isinstance(result.value, str) else result.value}")
+    print(f"  value        {number(result.value) if not isinstance(result.value, str) else result.value}"
+          f"  ({result.bound}{'' if result.bound == 'exact' else ' bound'})")
     print(f"  leaves read  {len(result.leaves)}: {' '.join(result.leaves)}")
     print(f"  nodes called {len(result.visited)}")
     cut = " ".join(result.pruned) if result.pruned else "(nothing)"
     print(f"  cut off      {len(result.pruned)}: {cut}")
+    if result.horizon:
+        print(f"  horizon      {len(result.horizon)}: {' '.join(result.horizon)}"
+              "  (below the depth limit: not searched, not cut)")
+    if result.bound != "exact":
+        from ..result import bound_text
+        print(f"  {bound_text(result)}")
     return 0

@@ -41,6 +41,8 @@ def rows(tree, alpha, beta, depth=None):
     for name, alg in ALGORITHMS.items():
         if depth is not None and not alg.depth_limit:
             continue  # the slides' program has no depth limit
+        if not tree.alternating and not alg.any_sides:
+            continue  # it needs sides that alternate (pyab.arguments)
         kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=depth)
         prolog = pyab.solve(tree, "prolog", **kw)
         python = pyab.solve(tree, "python", **kw)

@@ -39,6 +39,7 @@ def dot(trace: Trace, wide: int = 40) -> str:
     sep = "  " if sideways else "\n"
     values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
     visited = set(trace.result.visited)
+    horizon = {tree.index[h] for h in trace.result.horizon}  # left out by the depth limit
     line = trace.best_line()
     best_edges = set(zip(line, line[1:]))
     grey: set[int] = set()
@@ -47,9 +48,13 @@ def dot(trace: Trace, wide: int = 40) -> str:
         i = todo.pop()
         grey.add(i)
         todo.extend(tree.kids[i])
+    r = trace.result
+    title = f"{trace.algorithm} in {trace.engine}: GoodPos = {r.best}, Val = {_num(r.value)}"
+    if r.bound != "exact":
+        title += f" ({r.bound} bound)"
     out = [
         "digraph pyab {",
-        f"  label={_label(f'{trace.algorithm} in {trace.engine}: GoodPos = {trace.result.best}, Val = {_num(trace.result.value)}')};",
+        f"  label={_label(title)};",
         "  labelloc=t; fontname=Helvetica; ordering=out; nodesep=0.15; ranksep=0.45; splines=line;"
         + (" rankdir=LR; nodesep=0.05; ranksep=0.6;" if sideways else ""),
         "  node [fontname=Helvetica, fontsize=10, margin=\"0.04,0.02\", height=0.3, style=filled, fillcolor=white];",
@@ -67,6 +72,8 @@ def dot(trace: Trace, wide: int = 40) -> str:
                  "shape=box" if tree.is_max_id(i) else "shape=ellipse"]
         if i in grey:
             attrs += ["color=gray70", "fontcolor=gray60", "fillcolor=gray95"]
+        elif i in horizon:
+            attrs += ["style=\"filled,dotted\"", "color=gray50", "fontcolor=gray50"]
         elif name in visited:
             attrs.append("fillcolor=\"#e8f0ff\"")
         if name in on_line and trace.result.visited:
@@ -82,6 +89,8 @@ def dot(trace: Trace, wide: int = 40) -> str:
                           f"label={_label(f'{kind}-cut' if kind else 'cut')}"]
             elif k in grey:
                 attrs += ["color=gray80", "style=dashed"]
+            elif k in horizon:
+                attrs += ["color=gray60", "style=dotted", "fontcolor=gray50", "label=\"horizon\""]
             if (tree.names[i], child) in best_edges:
                 attrs += ["penwidth=3", "color=\"#118855\""]
             out.append(f"  {_id(i)} -> {_id(k)}" + (f" [{', '.join(attrs)}]" if attrs else "") + ";")

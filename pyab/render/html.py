@@ -19,7 +19,7 @@ import json
 from html import escape
 from typing import Any
 
-from ..result import json_number
+from ..result import bound_text, json_number
 from ..trace import Trace, _num
 from .svg import svg
 from .table import rows
@@ -73,7 +73,7 @@ _JS = r"""
 
   function show(k) {
     at = Math.max(0, Math.min(N, k));
-    const visited = new Set(), pruned = new Set(), cutoff = new Set(), cutKind = {};
+    const visited = new Set(), pruned = new Set(), cutoff = new Set(), cutKind = {}, horizon = new Set();
     const value = {}, best = {}, stack = [], win = {};
     for (let i = 0; i < at; i++) {
       const s = steps[i];
@@ -87,6 +87,8 @@ _JS = r"""
         const top = stack[stack.length - 1];
         if (top) { top.alpha = s.new_alpha; top.beta = s.new_beta; }
         win[s.node] = [s.new_alpha, s.new_beta];
+      } else if (s.kind === "horizon") {
+        (s.removed || []).forEach(function (r) { horizon.add(r); });
       } else if (s.kind === "cut") {
         (s.removed || []).forEach(function (r) { pruned.add(r); cutKind[r] = s.cut || ""; below(r, cutoff); });
       } else if (s.kind === "return") {
@@ -110,6 +112,7 @@ _JS = r"""
       c.toggle("current", name === cur);
       c.toggle("pruned", pruned.has(name));
       c.toggle("cutoff", cutoff.has(name));
+      c.toggle("horizon", horizon.has(name));
       c.toggle("best", line.has(name));
       g.querySelector(".value").textContent = name in value ? num(value[name]) : "";
       const w = win[name], wt = g.querySelector(".window");
@@ -120,6 +123,7 @@ _JS = r"""
       const pc = key.split("\t"), child = pc[1];
       e.classList.toggle("searched", visited.has(child));
       e.classList.toggle("cut", pruned.has(child));
+      e.classList.toggle("horizon", horizon.has(child));
       e.classList.toggle("best", line.has(child) && line.has(pc[0]));
     });
     labels.forEach(function (t, child) {
@@ -191,7 +195,9 @@ def page(trace: Trace, title: str = "") -> str:
     head = title or f"{trace.algorithm} on {tree.root}"
     sub = (f"{trace.algorithm} in {trace.engine}, window {_num(trace.alpha)} .. {_num(trace.beta)}; "
            f"{how}. Result: GoodPos = {r.best if r.best is not None else '(none)'}, "
-           f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}.")
+           f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}"
+           + (f"; horizon (depth limit): {', '.join(r.horizon)}" if r.horizon else "")
+           + f". {bound_text(r)}.")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..result import bound_text
 from ..trace import Trace, _num
 from ..tree import Tree
 from .layout import layout
@@ -36,6 +37,10 @@ STYLE = """
 .pyab-tree .best .shape { stroke: #1a6; stroke-width: 3.5; }
 .pyab-tree .pruned, .pyab-tree .cutoff { opacity: 0.3; }
 .pyab-tree .pruned .shape { stroke: #c33; stroke-dasharray: 3 2; }
+.pyab-tree .horizon { opacity: 0.45; }
+.pyab-tree .horizon .shape { stroke: #888; stroke-dasharray: 1 3; }
+.pyab-tree .edge.horizon { stroke: #999; stroke-dasharray: 1 3; }
+.pyab-tree .bound { font-size: 11px; fill: #333; }
 .pyab-tree .value { font-size: 11px; font-weight: bold; text-anchor: middle; }
 .pyab-tree .name { font-size: 11px; fill: #333; }
 .pyab-tree .window { font-size: 9px; fill: #25a; text-anchor: end; }
@@ -58,10 +63,15 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     """SVG text for ``tree``.  With ``final`` (the default) and a ``trace``,
     nodes and edges carry the search's end state: values, windows, the
     classes ``visited``, ``pruned`` (a cut-off subtree's root), ``cutoff``
-    (below one) and ``best``; without, the bare tree."""
+    (below one), ``horizon`` (left out by the depth limit, not cut) and
+    ``best``, and a line saying whether the root's value is exact or a
+    bound; without, the bare tree."""
     pos = layout(tree)
     width = max(x for x, _ in pos) * DX + 2 * MARGIN + 40
     height = max(d for _, d in pos) * DY + 2 * MARGIN + 32
+    said = bound_text(trace.result) if final and trace is not None else ""
+    if said:
+        height += 16
 
     def xy(i: int) -> tuple[float, float]:
         x, d = pos[i]
@@ -73,7 +83,9 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     visited: set[str] = set()
     best: set[str] = set()
     cutoff: set[str] = set()
+    horizon: set[str] = set()
     if final and trace is not None:
+        horizon = set(trace.result.horizon)
         values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
         visited = set(trace.result.visited)
         best = set(trace.best_line())
@@ -108,6 +120,8 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
                 cls.append("searched")
             if child in cuts:
                 cls.append("cut")
+            if child in horizon:
+                cls.append("horizon")
             if child in best and tree.names[i] in best:
                 cls.append("best")
             key = escape(f"{tree.names[i]}\t{child}", quote=True)
@@ -128,6 +142,8 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
             cls.append("pruned")
         if name in cutoff:
             cls.append("cutoff")
+        if name in horizon:
+            cls.append("horizon")
         if name in best:
             cls.append("best")
         value = _num(values.get(name)) if name in values else ""
@@ -140,5 +156,8 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
             f'<text class="name" x="{R + 4}" y="-{R - 2}">{escape(name)}</text>'
             f'<text class="window{"" if tree.kids[i] else " below"}" {wpos(i)}>'
             f'{escape(_window(windows.get(name)))}</text></g>')
-    out.append("</g></svg>")
+    out.append("</g>")
+    if said:
+        out.append(f'<text class="bound" x="{MARGIN}" y="{height - 6:.0f}">{escape(said)}</text>')
+    out.append("</svg>")
     return "\n".join(out)

@@ -33,7 +33,8 @@ def rows(trace: Trace) -> list[tuple[str, ...]]:
     return out
 
 
-_STYLE = {"call": "cyan", "leaf": "", "bounds": "yellow", "cut": "bold red", "return": "green"}
+_STYLE = {"call": "cyan", "leaf": "", "bounds": "yellow", "cut": "bold red", "return": "green",
+          "horizon": "magenta"}
 
 
 def print_table(trace: Trace, title: str = "", console: Any = None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..result import bound_text
 from ..trace import Trace, _num
 
 __all__ = ["print_tree", "rich_tree"]
@@ -22,6 +23,7 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
     tree = trace.tree
     values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
     visited = set(trace.result.visited)
+    horizon = set(trace.result.horizon)
     line = set(trace.best_line()) if trace.result.visited else set()
 
     def label(i: int, dim: bool) -> Text:
@@ -39,6 +41,8 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
         if name in cuts:
             kind = cuts[name]
             t.append(f"  \u2702 {kind + '-cut' if kind else 'cut'}", style="red")
+        elif name in horizon:
+            t.append("  \u2026 horizon (depth limit, not a cut)", style="magenta")
         elif not dim and name not in visited and trace.result.visited:
             t.append("  (not searched)", style="dim")
         if name in line and name != tree.root:
@@ -87,4 +91,6 @@ def print_tree(trace: Trace, console: Any = None) -> None:
         console.print(rich_tree(trace))
     r = trace.result
     console.print(f"{r.algorithm} in {r.engine}: GoodPos = {r.best if r.best is not None else '(none)'}, "
-                  f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}", highlight=False)
+                  f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}"
+                  + (f"; horizon: {', '.join(r.horizon)}" if r.horizon else "")
+                  + f"; {bound_text(r)}", highlight=False)

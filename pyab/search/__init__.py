@@ -28,6 +28,7 @@ class Algorithm:
     summary: str
     function: str = "search"  # the search function in that module
     depth_limit: bool = True   # does it take a depth limit (--depth)?
+    any_sides: bool = False    # does it ask each node who moves (trees whose sides do not alternate)?
 
 
 ALGORITHMS: dict[str, Algorithm] = {
@@ -62,6 +63,9 @@ ALGORITHMS: dict[str, Algorithm] = {
                   "Hsu's F2, nega-max form of hsu-f2", "search_f2_negamax"),
         Algorithm("hsu-f3-negamax", "hsu", "hsu.pl",
                   "Hsu's F3, nega-max form of hsu-f3", "search_f3_negamax"),
+        Algorithm("strict-cut", "strict_cut", "strict_cut.pl",
+                  "CS188's AlphaBetaAgent rule: cuts only on v > beta / v < alpha, first "
+                  "strictly better move, depth limit, a side per node", any_sides=True),
         Algorithm("minimax", "minimax", "minimax.pl",
                   "Hsu's exhaustive F'/G' (F0'/G0'): no pruning, the referee for values"),
         Algorithm("minimax-negamax", "minimax", "minimax.pl",
