@@ -45,6 +45,7 @@ ENTRY: dict[str, str] = {
     "hsu-f1-negamax": "hsu_f1_negamax(Root, Alpha, Beta, Depth, Best, Val)",
     "hsu-f2-negamax": "hsu_f2_negamax(Root, Alpha, Beta, Depth, Best, Val)",
     "hsu-f3-negamax": "hsu_f3_negamax(Root, Alpha, Beta, Depth, Best, Val)",
+    "strict-cut": "strict_cut(Root, Alpha, Beta, Depth, Best, Val)",
     "minimax": "minimax(Root, Depth, Best, Val)",
     "minimax-negamax": "negamax(Root, Depth, Best, Val)",
 }
