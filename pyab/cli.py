@@ -1,9 +1,9 @@
 """The ``pyab`` command line.  Each command lives in ``pyab/commands/<name>.py``
 with a ``register(subparsers)`` function that adds its parser and sets
 ``run``; this module only dispatches and turns errors into exit codes:
-0 success, 1 a failed check, 2 bad input or usage, 3 the program under
-test failed (one ``error:`` line
-naming FILE:LINE:COL, the line and a caret; never a traceback)."""
+0 success, 1 a failed check, 2 bad input or usage (one ``error:`` line
+naming FILE:LINE:COL, the line and a caret; never a traceback), 3 the
+program under test failed (one ``error:`` line with the reason)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ examples:
   pyab draw examples/slides.tree -o s.html   a page that steps through the search
 
 exit codes: 0 success, 1 a failed check, 2 bad input or usage,
-            3 the program under test crashed or answered nonsense
+  3 the program under test (--program, --python, --exec) crashed, timed out, broke a
+  limit, was refused or gave an invalid answer
 """
 
 
@@ -104,7 +105,8 @@ def _error_json(err: BaseException) -> dict:
     elif isinstance(err, PrologError) and err.term:
         out["term"] = err.term
     elif isinstance(err, ProgramError):
-        out.update(message=err.reason, program_kind=err.kind, stdout=err.stdout, stderr=err.stderr)
+        out.update(message=err.reason, program_kind=err.kind, program_stdout=err.stdout,
+                   program_stderr=err.stderr)
     return out
 
 
@@ -144,7 +146,13 @@ def main(argv: list[str] | None = None) -> int:
     except Mismatch as err:
         return fail(err, 1)
     except ProgramError as err:  # the program under test failed: its fault, not the input's
-        return fail(err, 3)
+        code = fail(err, 3)
+        tail = [ln for ln in err.stderr.splitlines() if ln.strip()][-5:]
+        if tail and not json_mode:
+            print("  the program's last lines on stderr:", file=sys.stderr)
+            for line in tail:
+                print("  | " + printable(line[:300]), file=sys.stderr)
+        return code
     except Error as err:
         return fail(err, 2)
     except ValueError as err:  # bad option values found after parsing

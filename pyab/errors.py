@@ -65,13 +65,23 @@ class ProgramError(Error):
     """The program under test failed: it crashed, timed out, broke a limit,
     was refused, broke the protocol or gave an invalid answer (exit code 3).
 
-    ``reason`` is one line naming the program; ``kind`` one of "crash",
-    "timeout", "limit", "refused", "protocol", "invalid"; ``stdout`` and
-    ``stderr`` the captured (capped) text, possibly "".
-    """
+    ``kind`` is one of ``KINDS``; ``reason`` one line saying what happened;
+    ``stdout`` / ``stderr`` what the program printed (captured, capped; the
+    stdout text is what it wrote on the protocol channel that was not
+    protocol)."""
 
     KINDS = ("crash", "timeout", "limit", "refused", "protocol", "invalid")
 
     def __init__(self, reason: str, kind: str = "crash", *, stdout: str = "", stderr: str = ""):
-        super().__init__(reason)
+        if kind not in self.KINDS:
+            raise ValueError(f"unknown ProgramError kind {kind!r}")
+        reason = " ".join(reason.split()) or kind
+        super().__init__(f"program under test: {reason}")
         self.reason, self.kind, self.stdout, self.stderr = reason, kind, stdout, stderr
+
+    def __reduce__(self):  # keep kind and output across processes (--jobs)
+        return (type(self), (self.reason, self.kind), {"stdout": self.stdout, "stderr": self.stderr})
+
+    def to_json(self) -> dict:
+        return {"error": self.reason, "kind": self.kind,
+                "program_stdout": self.stdout, "program_stderr": self.stderr}

@@ -220,7 +220,7 @@ def test_a_broken_python_function_is_a_program_error(capsys, tmp_path, func, say
     spec = f"{tmp_path / 'bad.py'}:{func}"
     code, out, err = run(capsys, "check", str(EXAMPLES / "slides.tree"), "--python", spec)
     assert code == 3, out + err
-    assert err.count("\n") == 1 and err.startswith(f"error: yours ({spec}): ") and says in err, err
+    assert err.count("\n") == 1 and err.startswith(f"error: program under test: yours ({spec}): ") and says in err, err
     assert "Traceback" not in out + err
 
 
@@ -241,7 +241,7 @@ def test_a_broken_exec_program_is_a_program_error(capsys, tmp_path, program, say
     (tmp_path / "p.py").write_text(program + "\n")
     cmd = f"{sys.executable} {tmp_path / 'p.py'}"
     code, out, err = run(capsys, "check", str(EXAMPLES / "slides.tree"), "--exec", cmd)
-    assert code == 3 and err.startswith(f"error: yours ({cmd}): ") and says in err, err
+    assert code == 3 and err.startswith(f"error: program under test: yours ({cmd}): ") and says in err, err
 
 
 def test_usage_errors_are_exit_2(capsys):

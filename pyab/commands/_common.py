@@ -55,6 +55,17 @@ def positive(text: str) -> int:
     return n
 
 
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return x
+
+
 def add_window(p: argparse.ArgumentParser) -> None:
     p.add_argument("--alpha", type=bound, default=-math.inf, metavar="A",
                    help="lower end of the window (number, or -inf; default -inf)")
@@ -101,6 +112,13 @@ def add_program(p: argparse.ArgumentParser) -> None:
     g.add_argument("--interface", choices=["pyab", "aima"], default="pyab",
                    help="for --python: pyab (FUNC(game, root, alpha, beta) -> (best, value); "
                         "default) or aima (aima-python's Game protocol, FUNC(state, game) -> action)")
+    g.add_argument("--untrusted", action="store_true",
+                   help="with --program: a program you do not trust: its clauses are read, not "
+                        "consulted (no directive runs), calls outside library(sandbox)'s safe set "
+                        "are refused before anything runs, and the child gets limits (default "
+                        "--timeout 10, --memory 1024, no new processes, 1 MB files); docs/grading.md")
+    g.add_argument("--memory", type=positive, default=None, metavar="MB",
+                   help="the child process's address-space limit in MB (exit 3 when hit)")
 
 
 def user_search(args: argparse.Namespace, tree: Any, log: list | None = None):

@@ -33,7 +33,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 Run the search in SWI-Prolog (observed) and in the Python mirror, and compare
 best, value, leaves, visited and pruned.  Exit 0 when they agree, 1 on any
 disagreement (both sides are printed with the first differing step, and a
-random tree is saved as a .tree file to replay), 2 on bad input.""",
+random tree is saved as a .tree file to replay), 2 on bad input, 3 when the
+program under test (--program) crashed, timed out, broke a limit, was
+refused or gave an invalid answer (one line saying which).
+
+With --program the program runs in a child process of its own (never in
+pyab's), asks pyab for moves/2, staticval/2 and max_to_move/1, and pyab
+records what it asked and checks its answer.  Its output is captured: with
+--json, pyab prints exactly one JSON object whatever the program printed.""",
         epilog="""\
 examples:
   pyab check examples/*.tree
@@ -47,7 +54,10 @@ With --python or --exec (and --program with --compare or --keep-going) the
 sides are "reference (ALGORITHM)" (pyab's mirror) and "yours (PROGRAM)"; the
 first disagreement is shrunk to a small tree, saved, and printed with a
 replay command.  Exit 3 when your program crashes or answers nonsense.
-See docs/referee.md.""")
+See docs/referee.md.
+  pyab check --random 200 --program student.pl --untrusted --timeout 5 --json
+                                                            grade a student's program
+                                                            (docs/grading.md)""")
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
@@ -80,6 +90,9 @@ See docs/referee.md.""")
     p.add_argument("--keep-going", action="store_true",
                    help="with --python/--exec/--program: check every tree and print the "
                         "disagreement count and rate instead of stopping at the first")
+    p.add_argument("--timeout", type=_common.seconds, default=None, metavar="S",
+                   help="with --program/--python/--exec: stop a search of your program after "
+                        "S seconds (exit 3)")
     _common.add_algorithm(p, also=("all",))
     _common.add_window(p)
     _common.add_json(p)
@@ -103,9 +116,36 @@ def run(args: argparse.Namespace) -> int:
     if args.compare or args.keep_going:
         raise ValueError("--compare and --keep-going judge your program: give --python, --exec "
                          "or --program")
-    if args.random is not None:
-        return _random(args)
-    return _files(args)
+    if not route and (args.untrusted or args.timeout is not None or args.memory is not None):
+        raise ValueError("--untrusted, --timeout and --memory are for a program under test: "
+                         "give --program FILE.pl (or --python/--exec for --timeout/--memory)")
+    if route is not None:
+        route.close()  # the classic --program path below starts its own child
+    try:
+        if args.random is not None:
+            return _random(args)
+        return _files(args)
+    finally:
+        _close_program()
+
+
+_PROGRAM = None  # the program under test of this process (one child, reused)
+
+
+def _program(args: argparse.Namespace):
+    global _PROGRAM
+    if _PROGRAM is None:
+        from ..referee.program import PrologProgram
+        _PROGRAM = PrologProgram(args.program, untrusted=args.untrusted,
+                                 timeout=args.timeout, memory_mb=args.memory)
+    return _PROGRAM
+
+
+def _close_program() -> None:
+    global _PROGRAM
+    if _PROGRAM is not None:
+        _PROGRAM.close()
+        _PROGRAM = None
 
 
 def _one(tree, args, alpha, beta):
@@ -121,7 +161,12 @@ def _one(tree, args, alpha, beta):
     first = None
     for name in names:
         kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=args.depth)
-        prolog = pyab.solve(tree, "prolog", program=args.program, **kw)
+        if args.program:
+            from ..result import finish  # horizon apart from pruned, as pyab.solve does
+            prolog = finish(_program(args).solve(tree, name, alpha, beta, depth=args.depth),
+                            tree, alpha, beta)
+        else:
+            prolog = pyab.solve(tree, "prolog", **kw)
         python = pyab.solve(tree, "python", **kw)
         diff = differences(prolog, python)
         if diff:
@@ -151,7 +196,7 @@ def _files(args: argparse.Namespace) -> int:
                 print(f"ok  {printable(path)}:{every} best {printable(prolog.best)}, value {prolog.value}, "
                       f"{len(prolog.leaves)} leaves, {len(prolog.pruned)} cut")
     if args.json:
-        _common.print_json({"algorithm": args.algorithm, "checked": len(reports),
+        _common.print_json({"algorithm": args.algorithm, "agree": not failed, "checked": len(reports),
                             "disagreements": failed, "files": reports})
     return 1 if failed else 0
 
@@ -182,7 +227,11 @@ def _random(args: argparse.Namespace) -> int:
             continue
         _, _, diff = _one(tree, args, alpha, beta)
         if parallel and not diff:
-            raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
+            why = f"a worker saw a disagreement on tree {i} that a second run does not show"
+            if args.program:  # the program answers differently from run to run
+                from ..errors import ProgramError
+                raise ProgramError(why, "invalid")
+            raise RuntimeError(why)
         if diff:
             out = Path(args.save_dir) / f"pyab-mismatch-seed{args.seed}-{i}.tree"
             window = _common.window_text(alpha, beta)
@@ -227,7 +276,9 @@ def _first_disagreement(args: argparse.Namespace, shape, jobs: int) -> int | Non
     solving) and checks every ``jobs``-th tree, so the trees and the verdict
     are those of one process."""
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     settings = {k: v for k, v in vars(args).items() if k != "run"}
     if getattr(args, "scheduler", None):  # one share per worker thread of the cluster
@@ -237,11 +288,90 @@ def _first_disagreement(args: argparse.Namespace, shape, jobs: int) -> int | Non
         bad = [i for i in found if i is not None]
         return min(bad) if bad else None
     ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        found = list(pool.map(_check_share, [settings] * jobs, [shape] * jobs,
-                              range(jobs), [jobs] * jobs))
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start,
+                               initargs=(os.getpid(),))
+    with _workers_die_with_us(pool):
+        try:
+            found = list(pool.map(_check_share, [settings] * jobs, [shape] * jobs,
+                                  range(jobs), [jobs] * jobs))
+        except BrokenProcessPool:
+            codes = [p.exitcode for p in list(getattr(pool, "_processes", {}).values())]
+            how = next((f" (killed by signal {-c})" for c in codes if c is not None and c < 0), "")
+            reason = f"a --jobs worker process died{how}; no verdict"
+            if args.program:
+                from ..errors import ProgramError
+                raise ProgramError(reason, "crash") from None
+            from ..errors import Error
+            raise Error(reason) from None
     bad = [i for i in found if i is not None]
     return min(bad) if bad else None
+
+
+class _workers_die_with_us:
+    """Whatever ends the --jobs run (an answer, an error, Ctrl-C, SIGTERM to
+    pyab), the workers end with it, each killing its program's child: they
+    are sent SIGTERM, then SIGKILL, and none is left behind."""
+
+    def __init__(self, pool) -> None:
+        self.pool = pool
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, self._on_sigterm)
+        return self
+
+    def _on_sigterm(self, signum, frame) -> None:
+        import os
+        import signal
+        self.stop()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    def stop(self) -> None:
+        procs = list(getattr(self.pool, "_processes", {}).values())
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=1.0)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=1.0)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def __exit__(self, exc_type, *rest) -> None:
+        import signal
+        if exc_type is None:
+            self.pool.shutdown(wait=True)
+        else:
+            self.stop()
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+
+def _worker_start(parent: int) -> None:
+    """In a --jobs worker: die with the parent (Linux), and end the
+    program's child cleanly on SIGTERM."""
+    import os
+    import signal
+    import sys
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except Exception:
+            pass
+    if os.getppid() != parent:  # the parent died before we asked
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
+
+    def on_term(signum, frame):
+        _close_program()
+        os._exit(143)
+    signal.signal(signal.SIGTERM, on_term)
 
 
 def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
@@ -252,12 +382,15 @@ def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
     from ..randomtrees import random_tree, random_window
     args = argparse.Namespace(**settings)
     rng = random.Random(args.seed)
-    for i in range(1, args.random + 1):
-        tree = random_tree(rng, shape)
-        alpha, beta = random_window(rng, tree, args.windows)
-        if (i - 1) % jobs == share and _one(tree, args, alpha, beta)[2]:
-            return i
-    return None
+    try:
+        for i in range(1, args.random + 1):
+            tree = random_tree(rng, shape)
+            alpha, beta = random_window(rng, tree, args.windows)
+            if (i - 1) % jobs == share and _one(tree, args, alpha, beta)[2]:
+                return i
+        return None
+    finally:
+        _close_program()
 
 
 def _bound(x) -> str:

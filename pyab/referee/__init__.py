@@ -8,8 +8,8 @@ Three routes to a program, one protocol:
 * ``--exec "CMD"``: any program speaking JSON lines (:class:`ExecRoute`);
 * ``--python PATH.py:FUNC`` or ``module:func``: a Python function, run in
   ``python -m pyab.referee.pychild`` (:class:`PythonRoute`);
-* ``--program FILE.pl``: a Prolog program, run by SWI-Prolog through the
-  bridge (:class:`PrologRoute`; trusted programs only).
+* ``--program FILE.pl [--untrusted]``: a Prolog program, run by its own
+  SWI-Prolog (:class:`PrologRoute`, through ``prolog/referee/child.pl``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import PrologError, ProgramError
+from ..errors import ProgramError
 from ..result import Result
 from ..tree import Number, Tree
 from .protocol import Observer, converse, to_wire
@@ -123,22 +123,33 @@ class PythonRoute(_ChildRoute):
 
 
 class PrologRoute(Route):
-    """A trusted Prolog program, loaded by the bridge in this process."""
+    """A Prolog program in a child SWI-Prolog (:class:`~pyab.referee.program.
+    PrologProgram`): consulted there, or with ``untrusted`` read clause by
+    clause and vetted with library(sandbox); never loaded into pyab."""
 
-    def __init__(self, path: str, algorithm: str, timeout: float | None = None):
-        self.path, self.algorithm, self.timeout = path, algorithm, timeout
-        self.label, self.replay = f"yours ({path})", ["--program", path]
+    def __init__(self, path: str, algorithm: str, timeout: float | None = None, *,
+                 untrusted: bool = False, memory_mb: int | None = None):
+        from .program import PrologProgram
+        self.path, self.algorithm = path, algorithm
+        self.label = f"yours ({path})"
+        self.replay = ["--program", path] + (["--untrusted"] if untrusted else [])
         refuse_own_tree(path)
+        self._program = PrologProgram(path, untrusted=untrusted, timeout=timeout,
+                                      memory_mb=memory_mb)
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
                allow_no_best=False, log=None):
-        from .. import solve
         try:
-            r = solve(tree, "prolog", self.algorithm, alpha, beta, depth=depth,
-                      timeout=self.timeout, program=self.path)
-        except PrologError as err:
-            raise ProgramError(f"{self.label}: {err}", "crash") from None
-        return replace(r, engine="SWI-Prolog", algorithm=self.label)
+            r = self._program.solve(tree, self.algorithm, alpha, beta, depth=depth)
+        except ProgramError as err:
+            if err.reason.startswith(self.label):
+                raise
+            raise ProgramError(f"{self.label}: {err.reason}", err.kind, stdout=err.stdout,
+                               stderr=err.stderr) from None
+        return replace(r, engine="SWI-Prolog", algorithm=self.label, window=(alpha, beta))
+
+    def close(self) -> None:
+        self._program.close()
 
 
 # The predicates the tree provides: a program under test must not define them.
@@ -195,10 +206,12 @@ def route_from_args(args: Any) -> Route | None:
     if interface != "pyab" and not getattr(args, "python", None):
         raise ValueError("--interface applies to --python (an --exec program speaks the JSON protocol)")
     timeout = getattr(args, "timeout", None)
+    memory = getattr(args, "memory", None)
     if getattr(args, "python", None):
         return PythonRoute(args.python, interface, timeout=timeout)
     if getattr(args, "exec", None):
         return ExecRoute(args.exec, timeout=timeout)
     if getattr(args, "program", None):
-        return PrologRoute(args.program, args.algorithm, timeout)
+        return PrologRoute(args.program, args.algorithm, timeout,
+                           untrusted=bool(getattr(args, "untrusted", False)), memory_mb=memory)
     return None

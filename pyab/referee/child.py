@@ -1,103 +1,461 @@
-"""A program under test in a child process, speaking JSON lines.
+"""A program under test, run as a child process that speaks JSON lines.
 
-A minimal version: start the process with pipes, send a job, read one JSON
-object per line (with a time limit per search), close.  Supervision
-(process groups, resource limits, replacing a crashed child) is the job of
-the full version; the API is the one both sides agreed on.
+:class:`Child` starts the child in its own session (so its whole process
+group can be killed, and a Ctrl-C on the terminal reaches pyab only), with
+resource limits set between fork and exec (address space for ``memory_mb``,
+CPU seconds, processes, file size), reads its stdout one JSON object a line
+with a watchdog (``timeout`` seconds a search: the clock restarts at each
+job, i.e. at each sent object with a ``"root"`` key, or at
+:meth:`Child.restart_clock`), and captures its stderr in a capped buffer.
+
+Every way out kills the whole process group: :meth:`Child.close`, garbage
+collection, normal interpreter exit (``atexit``) and SIGTERM (a handler that
+kills every live child, then lets the default action end pyab).  On Linux
+the child also gets ``PR_SET_PDEATHSIG`` so it dies with the process that
+started it, even if that process is killed with SIGKILL (a ``--jobs``
+worker), and pyab makes itself a *child subreaper* so that a grandchild
+that double-forks and calls ``setsid`` to leave the group is handed back to
+pyab, which kills it at close.
+
+Everything the child does wrong ends as :class:`pyab.errors.ProgramError`
+(exit code 3) with a one-line reason and the captured output.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
+import math
 import os
 import select
+import signal
 import subprocess
-import tempfile
+import sys
+import threading
 import time
+import weakref
 from typing import Any
 
 from ..errors import ProgramError
 
-__all__ = ["Child"]
+__all__ = ["CAP", "Child", "escape", "kill_all"]
 
-CAP = 4000  # characters of stdout junk / stderr kept for a report
+CAP = 64 * 1024          # bytes of stderr / junk stdout kept (the rest counted, not kept)
+MAX_LINE = 16 * 1024 * 1024  # a single protocol line longer than this is junk
+
+_LIVE: "weakref.WeakSet[Child]" = weakref.WeakSet()
+_LIVE_LOCK = threading.Lock()
+
+
+def escape(text: str, limit: int = 2000) -> str:
+    """``text`` safe for a terminal: control characters (escape sequences,
+    NUL, carriage returns...) shown as ``\\x1b``-style escapes, newlines and
+    tabs kept, at most ``limit`` characters."""
+    out = []
+    for ch in text[:limit]:
+        o = ord(ch)
+        if ch in "\n\t":
+            out.append(ch)
+        elif o < 32 or 127 <= o < 160 or o in (0x2028, 0x2029) or 0x202A <= o <= 0x202E \
+                or 0x2066 <= o <= 0x2069:
+            out.append(f"\\x{o:02x}" if o < 256 else f"\\u{o:04x}")
+        else:
+            out.append(ch)
+    if len(text) > limit:
+        out.append(f"... ({len(text) - limit} more characters)")
+    return "".join(out)
+
+
+class _Capped:
+    """A byte buffer that keeps the first ``CAP`` bytes and counts the rest."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = CAP - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+        self.dropped += max(0, len(chunk) - max(room, 0))
+
+    def text(self) -> str:
+        s = self.data.decode("utf-8", "replace")
+        return s + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
+
+
+def _limits(memory_mb: int | None, cpu_seconds: int | None, nproc: int | None,
+            fsize_mb: int | None):
+    """The preexec function: runs in the child between fork and exec."""
+    import resource
+
+    def setup() -> None:
+        if sys.platform.startswith("linux"):
+            try:  # die with the process that started us, even on its SIGKILL
+                import ctypes
+                ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            except Exception:  # pragma: no cover - no libc prctl
+                pass
+        for res, value in ((resource.RLIMIT_AS, memory_mb and memory_mb * 1024 * 1024),
+                           (resource.RLIMIT_CPU, cpu_seconds),
+                           (resource.RLIMIT_NPROC, nproc),
+                           (resource.RLIMIT_FSIZE, fsize_mb and fsize_mb * 1024 * 1024)):
+            if value is not None:
+                soft, hard = resource.getrlimit(res)
+                if hard != resource.RLIM_INFINITY:
+                    value = min(value, hard)
+                resource.setrlimit(res, (value, value if hard == resource.RLIM_INFINITY else hard))
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is pyab's to handle
+    return setup
+
+
+def _become_subreaper() -> None:
+    """Orphaned descendants of pyab's children come back to pyab, not init
+    (Linux ``PR_SET_CHILD_SUBREAPER``), so :meth:`Child.close` finds them."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1)
+    except Exception:  # pragma: no cover
+        pass
 
 
 class Child:
-    def __init__(self, argv: list[str], *, timeout: float | None = None,
-                 memory_mb: int | None = None, cwd: str | None = None,
-                 env: dict | None = None):
-        self.argv, self.timeout = argv, timeout
-        self._err = tempfile.TemporaryFile()  # never a pipe: a chatty child cannot block on it
-        try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._err, cwd=cwd, env=env, bufsize=0)
-        except OSError as err:
-            raise ProgramError(f"cannot start {argv[0]}: {err.strerror or err}", "crash") from None
+    """One program under test in a child process (see the module docstring).
+
+    ``argv`` is the command; ``timeout`` seconds a search (None: no limit);
+    ``memory_mb`` the address-space limit (None: none); ``cpu_seconds``,
+    ``nproc`` and ``fsize_mb`` further rlimits (None: unchanged); ``cwd`` and
+    ``env`` as for :class:`subprocess.Popen`; ``exit_codes`` what the
+    child's exit codes mean, when it is one of pyab's own children
+    (:data:`PROLOG_CHILD_EXIT`); a user's ``--exec`` program's are its own.
+    """
+
+    def __init__(self, argv: list[str], *, timeout: float | None, memory_mb: int | None,
+                 cwd: str | None = None, env: dict | None = None,
+                 cpu_seconds: int | None = None, nproc: int | None = None,
+                 fsize_mb: int | None = None, exit_codes: dict[int, tuple[str, str]] | None = None):
+        self.exit_codes = exit_codes or {}  # what the child's own exit codes mean (PROLOG_CHILD_EXIT)
+        if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
+            raise ValueError(f"a timeout must be a positive number of seconds, not {timeout!r}")
+        if memory_mb is not None and memory_mb < 1:
+            raise ValueError(f"a memory limit must be at least 1 MB, not {memory_mb!r}")
+        self.argv, self.timeout, self.memory_mb = list(argv), timeout, memory_mb
+        self._stdout_junk = _Capped()
+        self._stderr = _Capped()
         self._buf = b""
         self._deadline: float | None = None
-        self.stdout_junk = ""
+        self._closed = False
+        self._stderr_open = True
+        _install_handlers()
+        env = dict(os.environ if env is None else env)
+        env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, env=env, start_new_session=True, close_fds=True,
+                preexec_fn=_limits(memory_mb, cpu_seconds, nproc, fsize_mb))
+        except OSError as err:
+            raise ProgramError(f"cannot start {self.argv[0]}: {err.strerror or err}", "crash") from None
+        self.pgid = self.proc.pid  # start_new_session: the child leads its own group
+        for f in (self.proc.stdout, self.proc.stderr):
+            os.set_blocking(f.fileno(), False)
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+
+    # -- captured output -------------------------------------------------
+    @property
+    def stdout_junk(self) -> str:
+        """What the child wrote on stdout that was not protocol (capped)."""
+        return self._stdout_junk.text()
 
     @property
     def stderr(self) -> str:
-        self._err.seek(0)
-        text = self._err.read(CAP + 1).decode("utf-8", "replace")
-        return text[:CAP]
+        """What the child wrote on stderr (capped)."""
+        self._drain_stderr()
+        return self._stderr.text()
 
-    def _fail(self, what: str, kind: str) -> ProgramError:
-        tail = self.stderr.strip().splitlines()
-        last = f" (stderr: {tail[-1][:200]})" if tail else ""
-        return ProgramError(f"{what}{last}", kind,
-                            stdout=self.stdout_junk, stderr=self.stderr)
+    # -- protocol ----------------------------------------------------------
+    def restart_clock(self) -> None:
+        """Start a new search's time limit now."""
+        self._deadline = None if self.timeout is None else time.monotonic() + self.timeout
 
     def send(self, obj: Any) -> None:
-        """One JSON value on a line: a job (a dict with "root"), or an answer."""
-        if isinstance(obj, dict) and "root" in obj:  # a new search: the clock starts again
-            self._deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        """Write one JSON value (a job, or an answer) as a line to the child.
+        A job (an object with a ``"root"`` key) restarts the search clock."""
+        if isinstance(obj, dict) and "root" in obj:
+            self.restart_clock()
+        line = json.dumps(obj, ensure_ascii=True, allow_nan=False) + "\n"
         try:
-            self.proc.stdin.write((json.dumps(obj, allow_nan=False) + "\n").encode())
+            self.proc.stdin.write(line.encode("ascii"))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            self.proc.wait()
-            raise self._fail(f"exited (code {self.proc.returncode}) before the job was sent", "crash") from None
+            raise self._ended("while pyab was writing to it") from None
 
     def receive(self) -> Any:
-        out = self.proc.stdout
-        while b"\n" not in self._buf:
-            wait = None if self._deadline is None else self._deadline - time.monotonic()
-            if wait is not None and wait <= 0:
-                raise self._fail(f"no answer within {self.timeout:g} s", "timeout")
-            ready, _, _ = select.select([out], [], [], wait)
-            if not ready:
-                continue
-            chunk = os.read(out.fileno(), 65536)
-            if not chunk:
-                code = self.proc.wait()
-                what = (f"program ended the child (exit {code}) before it answered" if not self._buf
-                        else f"program ended the child (exit {code}) after an unfinished line "
-                             f"{self._buf[:80]!r}")
-                raise self._fail(what, "crash")
-            self._buf += chunk
-        line, _, self._buf = self._buf.partition(b"\n")
+        """The next JSON value the child writes on a line of its own.
+        :raises ProgramError: on timeout, end of output, or a line that is
+            not JSON (protocol)."""
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl >= 0:
+                line, self._buf = self._buf[:nl], self._buf[nl + 1:]
+                return self._decode(line)
+            if len(self._buf) > MAX_LINE:
+                self._stdout_junk.add(self._buf)
+                self._buf = b""
+                raise self._error(f"a protocol line longer than {MAX_LINE} bytes", "protocol")
+            self._read_some()
+
+    def _decode(self, line: bytes) -> Any:
+        def bad(why: str) -> ProgramError:
+            self._stdout_junk.add(line + b"\n" + self._buf)
+            return self._error(f"it wrote {why} on the protocol channel (stdout): "
+                               f"{escape(line[:80].decode('utf-8', 'replace'), 80)!r}", "protocol")
         try:
-            return json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            self.stdout_junk = (self.stdout_junk + line.decode("utf-8", "replace") + "\n")[:CAP]
-            raise self._fail("it wrote a line that is not JSON on the protocol channel (stdout): "
-                             f"{line[:80].decode('utf-8', 'replace')!r}", "protocol") from None
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise bad("bytes that are not UTF-8") from None
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            raise bad("a line that is not JSON") from None
+
+    def _read_some(self) -> None:
+        out, err = self.proc.stdout.fileno(), self.proc.stderr.fileno()
+        while True:
+            wait = None
+            if self._deadline is not None:
+                wait = self._deadline - time.monotonic()
+                if wait <= 0:
+                    self.close()
+                    raise self._error(f"timeout: a search took longer than {self.timeout:g} s",
+                                      "timeout")
+            ready, _, _ = select.select([out, err] if self._stderr_open else [out], [], [], wait)
+            if err in ready:
+                self._drain_stderr()
+            if out in ready:
+                chunk = _read(out)
+                if chunk is None:
+                    continue
+                if chunk:
+                    self._buf += chunk
+                    return
+                raise self._ended("before it answered")
+
+    def _drain_stderr(self) -> None:
+        if not self._stderr_open or self.proc.stderr is None or self.proc.stderr.closed:
+            return
+        while True:
+            chunk = _read(self.proc.stderr.fileno())
+            if chunk is None:
+                return
+            if not chunk:  # end of file: stop watching it (select would say "ready" forever)
+                self._stderr_open = False
+                return
+            self._stderr.add(chunk)
+
+    # -- ending ------------------------------------------------------------
+    def _ended(self, when: str) -> ProgramError:
+        """The child's stdout ended: say how it ended."""
+        try:
+            code = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._drain_stderr()
+        self.close()
+        if code is None:
+            return self._error(f"it closed its output {when}", "protocol")
+        if code < 0:
+            sig = -code
+            name = _signame(sig)
+            if sig == signal.SIGXCPU:
+                return self._error(f"limit: it used up its CPU time ({name})", "limit")
+            if sig == signal.SIGXFSZ:
+                return self._error(f"limit: it wrote a file bigger than allowed ({name})", "limit")
+            if self.memory_mb is not None and sig in (signal.SIGKILL, signal.SIGABRT,
+                                                      signal.SIGSEGV, signal.SIGBUS):
+                return self._error(f"limit: it ran out of memory (limit {self.memory_mb} MB; "
+                                   f"killed by {name} {when})", "limit")
+            return self._error(f"it was killed by {name} {when}", "crash")
+        reason = self.exit_codes.get(code)
+        if reason:
+            kind, text = reason
+            detail = self._last_stderr_line()
+            for prefix in ("pyab: ", "refused: "):
+                detail = detail[len(prefix):] if detail.startswith(prefix) else detail
+            return self._error(f"{text}{': ' + detail if detail else ''}", kind)
+        if _out_of_memory(self._stderr.text()):
+            return self._error(f"limit: it ran out of memory (exit {code})", "limit")
+        return self._error(f"program ended the child (exit {code}) {when}", "crash")
+
+    def _last_stderr_line(self) -> str:
+        lines = [ln for ln in self._stderr.text().splitlines() if ln.strip()]
+        return escape(lines[-1].strip(), 200) if lines else ""
+
+    def _error(self, reason: str, kind: str) -> ProgramError:
+        return ProgramError(reason, kind, stdout=self.stdout_junk, stderr=self.stderr)
 
     def close(self) -> None:
-        if self.proc.poll() is None:
+        """Kill the child's whole process group (and any descendant that left
+        it and came back to pyab as an orphan), and reap."""
+        if self._closed:
+            return
+        self._closed = True
+        _killpg(self.pgid)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
+            pass
+        self._drain_stderr()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
-                self.proc.stdin.close()
-                self.proc.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
-        self._err.close()
+                f.close()
+            except OSError:
+                pass
+        _killpg(self.pgid)  # anything the group started while we reaped
+        _reap_orphans(self.pgid)
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+
+    @property
+    def alive(self) -> bool:
+        return not self._closed and self.proc.poll() is None
 
     def __enter__(self) -> "Child":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "_closed", True):
+            _killpg(self.pgid)
+
+
+# Exit codes of prolog/referee/child.pl (documented there).
+PROLOG_CHILD_EXIT = {
+    3: ("crash", "the program raised an error"),
+    4: ("limit", "limit: the program ran out of a resource"),
+    5: ("refused", "refused"),
+    6: ("crash", "the program could not be loaded"),
+    7: ("crash", "the program failed: no answer"),
+}
+
+
+def _out_of_memory(text: str) -> bool:
+    return any(s in text for s in ("Out of memory", "out of memory", "Cannot allocate memory",
+                                   "resource_error", "MemoryError"))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _read(fd: int) -> bytes | None:
+    """Up to 64 KB from ``fd``; b"" at end of file, None when nothing is there yet."""
+    try:
+        return os.read(fd, 65536)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
+
+def _signame(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+def _killpg(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+_MARK = "PYAB_CHILD_OF"
+
+
+def _reap_orphans(pgid: int) -> None:
+    """Kill and reap processes handed back to pyab as orphans (see
+    :func:`_become_subreaper`) that came from a program under test: those
+    still in the child's process group ``pgid`` (killed with it, now
+    zombies), and those that left it (``setsid``) but carry the environment
+    mark every child passes on.  pyab's other subprocesses are left alone."""
+    if not sys.platform.startswith("linux"):
+        return
+    me, my_sid = os.getpid(), os.getsid(0)
+    mark = f"{_MARK}={me}".encode()
+    with _LIVE_LOCK:
+        known = {c.proc.pid for c in _LIVE}
+    quiet = 0
+    while quiet < 3:  # orphans arrive as their parents die: look a few times
+        found = False
+        for pid in _children(me) - known:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                group, session = int(fields[2]), int(fields[3])
+                if group != pgid:
+                    if session == my_sid:
+                        continue  # pyab's own helpers (e.g. --jobs workers)
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        if mark not in f.read().split(b"\0"):
+                            continue  # not started by a program under test
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                found = True
+            except (OSError, ValueError, IndexError):
+                pass
+        quiet = 0 if found else quiet + 1
+        time.sleep(0.005)
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out.update(map(int, f.read().split()))
+        except OSError:
+            pass
+    return out
+
+
+def kill_all() -> None:
+    """Kill every live child's process group (at exit, on SIGTERM)."""
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        if not child._closed:
+            _killpg(child.pgid)
+
+
+_INSTALLED = False
+
+
+def _install_handlers() -> None:
+    global _INSTALLED
+    if _INSTALLED:
+        return
+    _INSTALLED = True
+    _become_subreaper()
+    atexit.register(kill_all)
+    if threading.current_thread() is threading.main_thread():
+        old = signal.getsignal(signal.SIGTERM)
+        if old in (signal.SIG_DFL, None):
+            signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    kill_all()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)

@@ -1,0 +1,412 @@
+/*  The child side of pyab's referee for a Prolog program under test.
+
+    Run by pyab (pyab/referee/program.py) as
+
+        swipl -g pyab_child:main -t halt prolog/referee/child.pl -- [--untrusted] PROGRAM.pl
+
+    (main/0 is not an initialization goal, so that the plunit tests can load
+    this module.)
+
+    The program is loaded into a module of its own, `student`, and never
+    sees pyab's bridge or the reference programs.  The four predicates the
+    slides' program needs from its fact file are provided here as questions
+    to the parent, one JSON object a line on standard output, each answered
+    by one JSON line on standard input:
+
+        moves(Pos, Moves)     {"moves": Pos}        -> ["c1", ...]; [] = a leaf
+                                                       (then moves/2 fails)
+        staticval(Pos, Val)   {"staticval": Pos}    -> a number
+        max_to_move(Pos)      {"max_to_move": Pos}  -> true / false
+        min_to_move(Pos)      asks {"max_to_move": Pos} and succeeds when the
+                              answer is false: the sides are two, so MIN is
+                              to move exactly where MAX is not (one question,
+                              one record in the parent, for both tests).
+
+    A job is one line {"root": R, "alpha": A, "beta": B, "depth": D,
+    "entry": GoalText}: GoalText is the algorithm's entry goal written with
+    the variables Root, Alpha, Beta, Depth, Best and Val, for example
+    "alphabeta(Root, Alpha, Beta, Best, Val)".  The answer is
+    {"best": Best or null, "value": Val}.  Bounds and values "inf"/"-inf"
+    stand for the infinities.  At the end of input the child halts with 0.
+
+    The program's own output (write/1, format/2, ...) goes to standard
+    error: standard output carries the protocol only, standard input is the
+    parent's (the program reads an empty stream).
+
+    Loading:
+      - plain: the program is consulted into `student` (its directives run:
+        for trusted code only);
+      - --untrusted: its clauses are read, not consulted; no directive runs
+        except dynamic/1, discontiguous/1 and imports of a few harmless
+        libraries; then the entry goal is vetted with library(sandbox)'s
+        safe_goal/1 before anything runs.
+    In both a program that defines moves/2, staticval/2, max_to_move/1 or
+    min_to_move/1 itself is refused, naming the predicate.
+
+    Exit codes (read by the parent): 0 end of input; 3 the program raised
+    an error; 4 it ran out of a resource (stacks, memory); 5 refused
+    (--untrusted); 6 the program could not be loaded; 7 the entry goal
+    failed (no answer).
+*/
+
+:- module(pyab_child,
+          [ main/0,
+            moves/2,
+            staticval/2,
+            max_to_move/1,
+            min_to_move/1
+          ]).
+
+:- use_module(library(http/json)).
+:- use_module(library(sandbox)).
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(readutil)).
+
+:- dynamic protocol_/2.                  % In, Out: the parent's streams
+
+%!  provided(?Name, ?Arity) is nondet.
+%
+%   The predicates the child provides to the program.
+
+provided(moves, 2).
+provided(staticval, 2).
+provided(max_to_move, 1).
+provided(min_to_move, 1).
+
+%   The library imports an untrusted program may ask for.
+
+safe_library(lists).
+safe_library(apply).
+safe_library(pairs).
+safe_library(aggregate).
+safe_library(ordsets).
+safe_library(assoc).
+safe_library(yall).
+safe_library(between).
+safe_library(dicts).
+safe_library(solution_sequences).
+
+main :-
+    current_prolog_flag(argv, Argv),
+    (   append(Opts, [File], Argv)
+    ->  true
+    ;   format(user_error, "usage: child.pl [--untrusted] PROGRAM.pl~n", []),
+        halt(2)
+    ),
+    take_streams_,
+    (   memberchk('--untrusted', Opts)
+    ->  load_untrusted_(File)
+    ;   load_trusted_(File)
+    ),
+    serve_(Opts).
+
+%   The parent's streams are kept for the protocol; the program gets an
+%   empty standard input and writes its "standard output" to stderr.
+
+take_streams_ :-
+    stream_property(In, alias(user_input)),
+    stream_property(Out, alias(user_output)),
+    set_stream(In, encoding(utf8)),
+    set_stream(Out, encoding(utf8)),
+    assertz(protocol_(In, Out)),
+    open_string("", Empty),
+    set_stream(Empty, alias(user_input)),
+    set_stream(user_error, alias(user_output)),
+    set_input(Empty),
+    set_output(user_error).
+
+                 /*******************************
+                 *          QUESTIONS           *
+                 *******************************/
+
+moves(Pos, Moves) :-
+    ask_(moves, Pos, Names),
+    Names \== [],
+    maplist(atom_string, Moves, Names).
+
+staticval(Pos, Val) :-
+    ask_(staticval, Pos, Answer),
+    json_number_(Answer, Val).
+
+max_to_move(Pos) :-
+    max_side_(Pos, Answer),
+    Answer == true.
+
+min_to_move(Pos) :-
+    max_side_(Pos, Answer),
+    Answer == false.
+
+%   The side to move never changes within a job and the parent does not
+%   record these questions, so each node's side is asked once a job.
+
+:- dynamic side_/2.
+
+max_side_(Pos, Answer) :-
+    (   atom(Pos), side_(Pos, A0)
+    ->  Answer = A0
+    ;   ask_(max_to_move, Pos, Answer),
+        (   atom(Pos) -> assertz(side_(Pos, Answer)) ; true )
+    ).
+
+ask_(Key, Pos, Answer) :-
+    protocol_(In, Out),
+    (   atom(Pos)
+    ->  atom_string(Pos, Name)
+    ;   term_string(Pos, Name)          % not a node: the parent says so
+    ),
+    dict_create(Q, _, [Key-Name]),
+    json_write_dict(Out, Q, [width(0)]),
+    nl(Out),
+    flush_output(Out),
+    read_line_to_string(In, Line),
+    (   Line == end_of_file
+    ->  halt(0)
+    ;   json_line_(Line, Answer0),
+        (   is_dict(Answer0)
+        ->  throw(error(pyab_referee(Answer0), _))
+        ;   Answer = Answer0
+        )
+    ).
+
+json_line_(Line, Value) :-
+    setup_call_cleanup(
+        open_string(Line, S),
+        json_read_dict(S, Value, [value_string_as(string), tag('')]),
+        close(S)).
+
+json_number_(N, N) :- number(N), !.
+json_number_("inf", X) :- !, X is inf.
+json_number_("-inf", X) :- !, X is -inf.
+
+%   The questions are the parent's business: the sandbox may let the
+%   program call them.
+
+:- multifile sandbox:safe_primitive/1, sandbox:safe_meta/2.
+
+sandbox:safe_primitive(pyab_child:moves(_, _)).
+sandbox:safe_primitive(pyab_child:staticval(_, _)).
+sandbox:safe_primitive(pyab_child:max_to_move(_)).
+sandbox:safe_primitive(pyab_child:min_to_move(_)).
+
+%   Debug lines to user_error are harmless here (stderr is captured by
+%   the parent); library(sandbox) allows only the current streams.
+
+sandbox:safe_meta(system:format(Out, Format, Args), Calls) :-
+    Out == user_error,
+    sandbox:format_calls(Format, Args, Calls).
+sandbox:safe_primitive(system:nl(Out)) :- Out == user_error.
+sandbox:safe_primitive(system:write(Out, _)) :- Out == user_error.
+sandbox:safe_primitive(system:writeln(Out, _)) :- Out == user_error.
+sandbox:safe_primitive(system:print(Out, _)) :- Out == user_error.
+sandbox:safe_primitive(system:writeq(Out, _)) :- Out == user_error.
+
+                 /*******************************
+                 *           LOADING            *
+                 *******************************/
+
+prepare_module_ :-
+    forall(provided(Name, Arity),
+           student:import(pyab_child:Name/Arity)).
+
+%   Trusted: consult.  Errors printed while loading end the child (6).
+
+:- dynamic load_error_/1.
+
+load_trusted_(File) :-
+    prepare_module_,
+    setup_call_cleanup(
+        asserta((user:message_hook(Term, error, _) :- pyab_child:note_load_error_(Term)), Ref),
+        catch(student:load_files(File, [if(true)]), E, true),
+        erase(Ref)),
+    (   nonvar(E)
+    ->  refuse_or_fail_(6, E)
+    ;   load_error_(First)
+    ->  refuse_or_fail_(6, First)
+    ;   true
+    ).
+
+note_load_error_(Term) :-
+    \+ load_error_(_),
+    assertz(load_error_(Term)),
+    fail.
+
+%   Untrusted: read clause by clause; only harmless directives run.
+
+load_untrusted_(File) :-
+    prepare_module_,
+    catch(setup_call_cleanup(
+              open(File, read, S, [encoding(utf8)]),
+              read_clauses_(S, File),
+              close(S)),
+          E,
+          refuse_or_fail_(6, E)).
+
+read_clauses_(S, File) :-
+    read_term(S, T, [module(student), term_position(P), syntax_errors(error)]),
+    (   T == end_of_file
+    ->  true
+    ;   stream_position_data(line_count, P, Line),
+        clause_(T, File:Line),
+        read_clauses_(S, File)
+    ).
+
+clause_((:- D), Where) :- !, directive_(D, Where).
+clause_((?- D), Where) :- !, directive_(D, Where).
+clause_((H --> B), Where) :- !,
+    dcg_translate_rule((H --> B), C),
+    clause_(C, Where).
+clause_(C, Where) :-
+    (   C = (H :- _) -> true ; H = C ),
+    (   var(H)
+    ->  refuse_(Where, "a clause with a variable head", [])
+    ;   H = _:_
+    ->  refuse_(Where, "a clause for another module (~q)", [H])
+    ;   \+ callable(H)
+    ->  refuse_(Where, "a clause whose head is not callable (~q)", [H])
+    ;   functor(H, N, A),
+        provided(N, A)
+    ->  reserved_(N/A, Where)
+    ;   catch(assertz(student:C), E, refuse_(Where, "cannot add the clause: ~w", [E]))
+    ).
+
+directive_(D, Where) :-
+    (   allowed_directive_(D)
+    ->  catch(student:D, E, refuse_(Where, "the directive :- ~q failed: ~q", [D, E]))
+    ;   refuse_(Where, "the directive :- ~q does not run under --untrusted (only dynamic/1, discontiguous/1 and imports of library(lists) and a few other libraries)", [D])
+    ).
+
+allowed_directive_(D) :- var(D), !, fail.
+allowed_directive_(dynamic(Spec)) :- local_specs_(Spec).
+allowed_directive_(discontiguous(Spec)) :- local_specs_(Spec).
+allowed_directive_(use_module(library(L))) :- atom(L), safe_library(L).
+allowed_directive_(use_module(library(L), _)) :- atom(L), safe_library(L).
+allowed_directive_(ensure_loaded(library(L))) :- atom(L), safe_library(L).
+
+local_specs_(Spec) :- var(Spec), !, fail.
+local_specs_((A, B)) :- !, local_specs_(A), local_specs_(B).
+local_specs_([]) :- !.
+local_specs_([H|T]) :- !, local_specs_(H), local_specs_(T).
+local_specs_(N/A) :- atom(N), integer(A), \+ provided(N, A).
+
+reserved_(N/A, Where) :-
+    refuse_(Where, "the program defines ~w itself; the referee provides moves/2, staticval/2, max_to_move/1 and min_to_move/1 (leave them out)", [N/A]).
+
+refuse_(Where, Fmt, Args) :-
+    format(string(Msg), Fmt, Args),
+    one_line_(Msg, One),
+    (   Where = File:Line
+    ->  format(user_error, "pyab: refused: ~w:~w: ~w~n", [File, Line, One])
+    ;   format(user_error, "pyab: refused: ~w~n", [One])
+    ),
+    halt(5).
+
+refuse_or_fail_(Code, E) :-
+    (   E = error(permission_error(modify, static_procedure, PI), _),
+        PI = pyab_child:N/A
+    ->  reserved_(N/A, program)
+    ;   E = error(permission_error(_, imported_procedure, pyab_child:N/A), _)
+    ->  reserved_(N/A, program)
+    ;   message_line_(E, Msg),
+        format(user_error, "pyab: ~w~n", [Msg]),
+        halt(Code)
+    ).
+
+message_line_(E, One) :-
+    (   catch(message_to_codes(E, Codes), _, fail)
+    ->  string_codes(Msg, Codes)
+    ;   format(string(Msg), "~q", [E])
+    ),
+    one_line_(Msg, One).
+
+message_to_codes(E, Codes) :-
+    '$messages':translate_message(E, Lines, []),
+    with_output_to(codes(Codes), print_message_lines(current_output, '', Lines)).
+
+one_line_(Msg, One) :-
+    split_string(Msg, "\n", " \t", Parts0),
+    exclude(==(""), Parts0, Parts),
+    atomic_list_concat(Parts, ' ', One).
+
+                 /*******************************
+                 *            JOBS              *
+                 *******************************/
+
+serve_(Opts) :-
+    protocol_(In, _),
+    read_line_to_string(In, Line),
+    (   Line == end_of_file
+    ->  halt(0)
+    ;   json_line_(Line, Job),
+        job_(Job, Opts),
+        serve_(Opts)
+    ).
+
+job_(Job, Opts) :-
+    term_string(Goal, Job.entry, [variable_names(Bindings)]),
+    bind_(Bindings, 'Root', Root),
+    bind_(Bindings, 'Alpha', Alpha),
+    bind_(Bindings, 'Beta', Beta),
+    bind_(Bindings, 'Depth', Depth),
+    bind_(Bindings, 'Best', Best),
+    bind_(Bindings, 'Val', Val),
+    (   memberchk('--untrusted', Opts)
+    ->  vet_(Goal)
+    ;   true
+    ),
+    retractall(side_(_, _)),
+    atom_string(Root, Job.root),
+    json_number_(Job.alpha, Alpha),
+    json_number_(Job.beta, Beta),
+    (   get_dict(depth, Job, D), D \== null, D \== "inf" -> Depth = D ; Depth = inf ),
+    (   catch(student:Goal, E, program_error_(E))
+    ->  answer_(Best, Val)
+    ;   format(user_error, "pyab: the entry goal ~w failed (no answer)~n", [Job.entry]),
+        halt(7)
+    ).
+
+bind_(Bindings, Name, Var) :-
+    (   memberchk(Name=V, Bindings) -> Var = V ; true ).
+
+%   Vetted once: the first job's goal (all jobs share the template).
+
+:- dynamic vetted_/1.
+
+vet_(Goal) :-
+    copy_term(Goal, G),
+    (   vetted_(G0), G0 =@= G
+    ->  true
+    ;   catch(safe_goal(student:G), E, true),
+        (   var(E)
+        ->  assertz(vetted_(G))
+        ;   message_line_(E, Msg),
+            format(user_error, "pyab: refused: ~w~n", [Msg]),
+            halt(5)
+        )
+    ).
+
+program_error_(E) :-
+    message_line_(E, Msg),
+    format(user_error, "pyab: ~w~n", [Msg]),
+    (   E = error(resource_error(_), _)
+    ->  halt(4)
+    ;   E = error(pyab_referee(_), _)
+    ->  halt(3)
+    ;   halt(3)
+    ).
+
+answer_(Best, Val) :-
+    protocol_(_, Out),
+    (   var(Best) -> B = null
+    ;   atom(Best) -> atom_string(Best, B)
+    ;   term_string(Best, B0), B = json([term=B0])
+    ),
+    (   number(Val), Val =:= inf -> V = "inf"
+    ;   number(Val), Val =:= -inf -> V = "-inf"
+    ;   number(Val), Val =\= Val -> V = "nan"
+    ;   number(Val) -> V = Val
+    ;   term_string(Val, V0), V = json([term=V0])
+    ),
+    json_write(Out, json([best=B, value=V]), [width(0)]),
+    nl(Out),
+    flush_output(Out).

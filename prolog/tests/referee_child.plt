@@ -1,0 +1,151 @@
+/*  Unit tests of prolog/referee/child.pl, the child that runs a program
+    under test for pyab's referee: which directives an untrusted program
+    may run, and the whole protocol with a real child process, answered
+    from Prolog (no Python).  The child always runs in a process of its
+    own: loading library(sandbox) into this process would change how the
+    other suites' files compile (variants.plt's wrappers fail with it).
+
+    Run: swipl -g run_tests -t halt prolog/tests/referee_child.plt
+*/
+
+:- dynamic rc_dir_/1.
+:- prolog_load_context(directory, Dir),
+   assertz(rc_dir_(Dir)).
+
+:- use_module(library(process)).
+:- use_module(library(http/json)).
+:- use_module(library(readutil)).
+
+:- begin_tests(referee_child).
+
+test(harmless_directives, [forall(member(D, [ 'dynamic(count/1)',
+                                              'dynamic((a/1, b/2))',
+                                              'dynamic([a/1, b/2])',
+                                              'discontiguous(helper/3)',
+                                              'use_module(library(lists))',
+                                              'use_module(library(apply), [foldl/4])',
+                                              'ensure_loaded(library(lists))'
+                                            ]))]) :-
+    directive_exit_(D, Status),
+    assertion(Status == exit(0)).
+
+test(other_directives_refused, [forall(member(D, [ 'shell(ls)',
+                                                   'include(\'alphabeta.pl\')',
+                                                   'consult(\'alphabeta.pl\')',
+                                                   '[x]',
+                                                   'set_prolog_flag(stack_limit, 1)',
+                                                   'initialization(main)',
+                                                   'use_module(library(process))',
+                                                   'use_module(\'/tmp/x.pl\')',
+                                                   'dynamic(moves/2)',
+                                                   'dynamic(other:count/1)',
+                                                   'halt'
+                                                 ]))]) :-
+    directive_exit_(D, Status),
+    assertion(Status == exit(5)).
+
+test(own_moves_refused, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    with_program_("moves(_, []).~nalphabeta(_, _, _, b, 1).~n", [],
+                  Mode, Status),
+    assertion(Status == exit(5)).
+
+%   A real child on the tree a(b = 1, c = 2) (MAX at a): the questions it
+%   asks and the answer it gives, with and without --untrusted.
+
+test(protocol, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    once(run_child_(Mode, Questions, Answer)),
+    assertion(Questions == [moves-"a", moves-"b", staticval-"b",
+                            moves-"c", staticval-"c"]),
+    dict_pairs(Answer, _, Pairs),
+    assertion(Pairs == [best-"c", value-2]).
+
+test(untrusted_refuses_shell) :-
+    tmp_file_stream(text, File, S),
+    format(S, "alphabeta(_, _, _, _, 1) :- shell(ls).~n", []),
+    close(S),
+    child_exit_(File, Status),
+    delete_file(File),
+    assertion(Status == exit(5)).
+
+:- end_tests(referee_child).
+
+program_file_(File) :-
+    rc_dir_(Dir),
+    directory_file_path(Dir, '../alphabeta.pl', File).
+
+child_file_(File) :-
+    rc_dir_(Dir),
+    directory_file_path(Dir, '../referee/child.pl', File).
+
+directive_exit_(D, Status) :-
+    with_program_(":- ~w.~nalphabeta(_, _, _, b, 1).~n", [D], ['--untrusted'], Status).
+
+%   Load a program from Fmt/Args in a child and end it at once (no job):
+%   exit(0) when it loaded, exit(5) when it was refused.
+
+with_program_(Fmt, Args, Mode, Status) :-
+    tmp_file_stream(text, File, S),
+    format(S, Fmt, Args),
+    close(S),
+    child_file_(Child),
+    append([['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--'], Mode, [File]], Argv),
+    process_create(path(swipl), Argv,
+                   [stdin(pipe(In)), stdout(null), stderr(null), process(Pid)]),
+    close(In),
+    process_wait(Pid, Status),
+    delete_file(File).
+
+run_child_(Mode, Questions, Answer) :-
+    program_file_(Program),
+    child_file_(Child),
+    append([['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--'], Mode, [Program]], Args),
+    process_create(path(swipl), Args,
+                   [stdin(pipe(In)), stdout(pipe(Out)), stderr(null), process(Pid)]),
+    set_stream(In, encoding(utf8)),
+    set_stream(Out, encoding(utf8)),
+    format(In, '{"root": "a", "alpha": "-inf", "beta": "inf", "depth": "inf", "entry": "alphabeta(Root, Alpha, Beta, Best, Val)"}~n', []),
+    flush_output(In),
+    serve_(In, Out, Questions, Answer),
+    close(In),
+    read_line_to_string(Out, End),
+    close(Out),
+    process_wait(Pid, Status),
+    assertion(End == end_of_file),
+    assertion(Status == exit(0)).
+
+serve_(In, Out, Questions, Answer) :-
+    read_line_to_string(Out, Line),
+    open_string(Line, S),
+    json_read_dict(S, Msg, [value_string_as(string)]),
+    (   get_dict(best, Msg, _)
+    ->  Questions = [],
+        Answer = Msg
+    ;   dict_pairs(Msg, _, [Key-Node]),
+        answer_(Key, Node, Reply),
+        format(In, '~w~n', [Reply]),
+        flush_output(In),
+        (   Key == max_to_move
+        ->  Questions = Rest
+        ;   Questions = [Key-Node|Rest]
+        ),
+        serve_(In, Out, Rest, Answer)
+    ).
+
+answer_(moves, "a", '["b", "c"]') :- !.
+answer_(moves, _, '[]').
+answer_(staticval, "b", 1) :- !.
+answer_(staticval, "c", 2).
+answer_(max_to_move, "a", true) :- !.
+answer_(max_to_move, _, false).
+
+
+%   Load Program under --untrusted and give it one job: its exit status.
+
+child_exit_(Program, Status) :-
+    child_file_(Child),
+    process_create(path(swipl),
+                   ['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--', '--untrusted', Program],
+                   [stdin(pipe(In)), stdout(null), stderr(null), process(Pid)]),
+    format(In, '{"root": "a", "alpha": 0, "beta": 1, "entry": "alphabeta(Root, Alpha, Beta, Best, Val)"}~n', []),
+    close(In),
+    process_wait(Pid, Status).
