@@ -330,7 +330,7 @@ class Child:
         self.close()
 
     def __del__(self) -> None:
-        if not getattr(self, "_closed", True):
+        if not getattr(self, "_closed", True) and hasattr(self, "pgid"):  # no pgid: it never started
             _killpg(self.pgid)
 
 
