@@ -27,12 +27,17 @@ debs:
 	fi
 
 # Debian's Chromium for the HTML stepper's browser tests (Playwright drives
-# it; `playwright install` is never run: the browser comes from apt).
+# it; `playwright install` is never run: the browser comes from apt), and
+# Node.js for the referee's JavaScript --exec client (examples/referee/client.js).
 chromium:
 	@test -x /usr/bin/chromium || { \
 	  echo "installing Chromium with apt-get (for the browser tests)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
 	  || echo "warning: could not install chromium; the browser tests will be skipped"; }
+	@command -v node >/dev/null || { \
+	  echo "installing Node.js with apt-get (for the JavaScript referee client)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs \
+	  || echo "warning: could not install nodejs; the JavaScript client's tests will be skipped"; }
 
 # aima-python (PyPI `aima`) for the referee's test of its unchanged
 # alpha_beta_search: the package declares Python < 3.11 and pulls in
