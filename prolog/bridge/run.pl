@@ -18,11 +18,10 @@ of the query).
 */
 
 :- use_module(library(prolog_wrap)).
-:- use_module(library(time)).
+:- autoload(library(time), [call_with_time_limit/2]).  % loaded by the first --timeout
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(error)).
-:- use_module(library(http/json)).
 :- use_module(state).
 :- use_module(observe).
 :- use_module(store).
@@ -48,23 +47,47 @@ algorithm(Name, File, Text) :-
 entry(Alg, Root, Alpha, Beta, Depth, Best, Val, Goal) :-
     algorithm_(Alg, _, _, e(Root, Alpha, Beta, Depth, Best, Val)-Goal).
 
+%   The registry is JSON, and JSON text of the registry's kind (objects,
+%   arrays, strings, numbers, true/false) is also a Prolog term: an object
+%   {"k": V, ...} reads as a curly term of ':'/2 pairs.  So it is read with
+%   term_string/3 instead of library(http/json), whose loading alone took
+%   a third of the CPU of a cold `pyab solve` (0.08 of 0.25 s).
+
 load_registry_(File) :-
     retractall(algorithm_(_, _, _, _)),
     setup_call_cleanup(open(File, read, S, [encoding(utf8)]),
-                       json_read_dict(S, Dict, [value_string_as(string)]),
+                       read_string(S, _, Text),
                        close(S)),
-    forall(member(Row, Dict.algorithms), registry_row_(Row)).
+    term_string(Term, Text, [double_quotes(string)]),
+    json_get_(Term, "algorithms", Rows),
+    forall(member(Row, Rows), registry_row_(Row)).
+
+json_get_({Pairs}, Key, Value) :-
+    json_pair_(Pairs, Key, Value),
+    !.
+json_get_(Object, Key, _) :-
+    existence_error(registry_key, Key-Object).
+
+json_pair_((Pair, More), Key, Value) :-
+    !,
+    (   json_pair_(Pair, Key, Value)
+    ;   json_pair_(More, Key, Value)
+    ).
+json_pair_(Key:Value, Key, Value).
 
 registry_row_(Row) :-
-    atom_string(Name, Row.name),
-    atom_string(File, Row.prolog),
-    term_string(Goal, Row.entry, [variable_names(Bindings)]),
+    json_get_(Row, "name", NameS),
+    json_get_(Row, "prolog", FileS),
+    json_get_(Row, "entry", Entry),
+    atom_string(Name, NameS),
+    atom_string(File, FileS),
+    term_string(Goal, Entry, [variable_names(Bindings)]),
     must_be(callable, Goal),
     Args = e(Root, Alpha, Beta, Depth, Best, Val),
     Known = ['Root'=Root, 'Alpha'=Alpha, 'Beta'=Beta, 'Depth'=Depth,
              'Best'=Best, 'Val'=Val],
     maplist(entry_variable_(Name, Known), Bindings),
-    assertz(algorithm_(Name, File, Row.entry, Args-Goal)).
+    assertz(algorithm_(Name, File, Entry, Args-Goal)).
 
 entry_variable_(Name, Known, Var=V) :-
     (   memberchk(Var=V, Known)
@@ -73,7 +96,7 @@ entry_variable_(Name, Known, Var=V) :-
     ).
 
 :- prolog_load_context(directory, Dir),
-   directory_file_path(Dir, '../algorithms.json', File),
+   absolute_file_name('../algorithms.json', File, [relative_to(Dir)]),  % not library(filesex): its loading cost 0.05 s
    load_registry_(File).
 
                  /*******************************
