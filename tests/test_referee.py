@@ -287,3 +287,13 @@ def test_solve_trace_show_and_draw_run_your_program(capsys, tmp_path):
     assert code == 0 and "cut" in out
     code, out, _ = run(capsys, "draw", slides, "--python", SLIDES_PY, "-o", str(tmp_path / "x.dot"))
     assert code == 0 and (tmp_path / "x.dot").read_text().count("->") == 12
+
+
+def test_memory_limits_an_exec_program_too(tmp_path):
+    """--memory applies to every route's child, not only --program's."""
+    from conftest import pyab_cli
+    hog = tmp_path / "hog.py"
+    hog.write_text("import sys\nfor line in sys.stdin:\n    x = bytearray(400 * 1024 * 1024)\n")
+    done = pyab_cli("check", str(EXAMPLES / "slides.tree"), "--exec", f"{sys.executable} {hog}",
+                    "--memory", "200")
+    assert done.returncode == 3 and "ran out of memory" in done.stderr, done.stderr

@@ -208,9 +208,9 @@ def route_from_args(args: Any) -> Route | None:
     timeout = getattr(args, "timeout", None)
     memory = getattr(args, "memory", None)
     if getattr(args, "python", None):
-        return PythonRoute(args.python, interface, timeout=timeout)
+        return PythonRoute(args.python, interface, timeout=timeout, memory_mb=memory)
     if getattr(args, "exec", None):
-        return ExecRoute(args.exec, timeout=timeout)
+        return ExecRoute(args.exec, timeout=timeout, memory_mb=memory)
     if getattr(args, "program", None):
         return PrologRoute(args.program, args.algorithm, timeout,
                            untrusted=bool(getattr(args, "untrusted", False)), memory_mb=memory)
