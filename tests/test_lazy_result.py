@@ -68,6 +68,7 @@ def test_deferred_names_are_the_observation(algorithm):
             assert all(isinstance(v, tuple) for v in got.values())
             assert "_pending" not in s.__dict__  # all named, nothing left behind
             assert got == {f: getattr(r, f) for f in order}
+        assert len(set(r.visited)) == len(r.visited)  # each node once (a search with once=True too)
         hand = by_hand(tree, r)
         assert r.visited == hand["visited"] and r.pruned == hand["pruned"]
         if isinstance(tree, pyab.Tree):

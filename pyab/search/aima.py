@@ -102,4 +102,4 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         return action, v
 
     best, value = run(tree, alpha_beta_search, tree.root_node, alpha, beta, depth)
-    return rec.result(best, value)
+    return rec.result(best, value, once=True)

@@ -112,4 +112,4 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         return good_pos, good_val
 
     best, value = run(tree, alphabeta, tree.root_node, alpha, beta)
-    return rec.result(best, value, traced=note is not None)
+    return rec.result(best, value, traced=note is not None, once=True)

@@ -132,14 +132,18 @@ class Recorder:
             self.note("return", node, best, value)
 
     def result(self, best: Hashable | None, value: Number, *, traced: bool = False,
-               **extra: Any) -> Result:
+               once: bool = False, **extra: Any) -> Result:
         """The Result of the search: ``best`` and ``value`` as given; leaves,
         visited and pruned named from the record when first read (a traced
         run, which names its events anyway, names them at once: so does a
-        search given ``traced=True``, for one that notes its own events)."""
+        search given ``traced=True``, for one that notes its own events).
+        ``once``: the search visits no node of an explicit :class:`Tree`
+        twice (each node is searched from its one parent, once), so the
+        record needs no pass to drop repeats; the Prolog run, observed on
+        its own, would show a repeat as a difference in ``visited``."""
         if self.note:
             self.note("return", self.tree.root_node, best, value)
-        record = _Record(self.tree, self.calls, self.leaves)
+        record = _Record(self.tree, self.calls, self.leaves, once and type(self.tree) is Tree)
         best_name = None if best is None else record.name_of(best)
         if self.note or traced:
             return Result(best=best_name, value=value, leaves=record.leaf_names(),
@@ -155,8 +159,9 @@ class _Record:
     asked for: the visited nodes without repeats, the pruned nodes, the
     names of all three lists."""
 
-    def __init__(self, tree: Any, calls: list[Hashable], leaves: list[Hashable]):
-        self.tree, self.calls, self.leaves = tree, calls, leaves
+    def __init__(self, tree: Any, calls: list[Hashable], leaves: list[Hashable],
+                 once: bool = False):
+        self.tree, self.calls, self.leaves, self.once = tree, calls, leaves, once
         self.explicit = type(tree) is Tree
         self._visited: list[Hashable] | None = None
         self._seen: set[Hashable] | None = None
@@ -166,6 +171,8 @@ class _Record:
         return self.tree.names[node] if self.explicit else self.tree.name_of(node)
 
     def visited(self) -> list[Hashable]:
+        if self._visited is None and self.once:
+            self._visited = self.calls
         if self._visited is None:
             seen = self._seen = set(self.calls)
             self._visited = (self.calls if len(seen) == len(self.calls)
@@ -198,7 +205,9 @@ class _Record:
 
     def pruned_names(self) -> tuple[str, ...]:
         visited = self.visited()
-        cut = pruned(self.tree, visited, self._seen)  # type: ignore[arg-type]
+        if self._seen is None:
+            self._seen = set(visited)
+        cut = pruned(self.tree, visited, self._seen)
         if self.explicit:
             return tuple(map(self.tree.names.__getitem__, cut))
         bulk = getattr(self.tree, "names_of", None)
