@@ -57,7 +57,7 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         if note:
             note("call", pos, alpha, beta)
         visit(pos)
-        pos_list = moves(pos)  # moves(Pos, PosList), !,
+        pos_list = moves(pos)         # moves(Pos, PosList), !,
         if pos_list:                  # boundedbest(PosList, Alpha, Beta, GoodPos, Val)
             good_pos, val = boundedbest(pos_list, alpha, beta)
         else:                         # ; staticval(Pos, Val)
