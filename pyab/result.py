@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
+from .frozen import REQUIRED, Factory, Frozen
 from .tree import Number
 
 __all__ = ["BOUNDS", "Result", "bound_of", "bound_text", "expect_result", "finish", "json_number"]
@@ -55,8 +55,7 @@ def json_number(x: Number) -> Any:
     return x
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Frozen):
     """The outcome of a search.
 
     ``best`` is the root's chosen child (the slides' GoodPos; None when the
@@ -67,7 +66,9 @@ class Result:
     roots of cut-off subtrees), in tree order, except those left out because
     the depth limit scored their parent by its static value: those are
     ``horizon``.  ``window`` is the alpha..beta searched with, and
-    :attr:`bound` says whether ``value`` is exact or a bound.
+    :attr:`bound` says whether ``value`` is exact or a bound.  Immutable (a
+    frozen dataclass in all but its import cost: :mod:`pyab.frozen`);
+    ``extra`` and ``window`` are not compared.
     """
 
     best: str | None
@@ -77,9 +78,27 @@ class Result:
     pruned: tuple[str, ...]
     engine: str
     algorithm: str
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    extra: dict[str, Any]
     horizon: tuple[str, ...] = ()
-    window: tuple[Number, Number] = field(default=(-INF, INF), compare=False)
+    window: tuple[Number, Number] = (-INF, INF)
+
+    # (name, default, compared, in repr)
+    _fields = (("best", REQUIRED, True, True), ("value", REQUIRED, True, True),
+               ("leaves", REQUIRED, True, True), ("visited", REQUIRED, True, True),
+               ("pruned", REQUIRED, True, True), ("engine", REQUIRED, True, True),
+               ("algorithm", REQUIRED, True, True), ("extra", Factory(dict), False, True),
+               ("horizon", (), True, True), ("window", (-INF, INF), False, True))
+    __match_args__ = ("best", "value", "leaves", "visited", "pruned", "engine", "algorithm",
+                      "extra", "horizon", "window")
+
+    def __init__(self, best: str | None, value: Number, leaves: tuple[str, ...],
+                 visited: tuple[str, ...], pruned: tuple[str, ...], engine: str, algorithm: str,
+                 extra: dict[str, Any] = Factory(dict), horizon: tuple[str, ...] = (),
+                 window: tuple[Number, Number] = (-INF, INF)) -> None:
+        self._set(best=best, value=value, leaves=leaves, visited=visited, pruned=pruned,
+                  engine=engine, algorithm=algorithm,
+                  extra={} if isinstance(extra, Factory) else extra,
+                  horizon=horizon, window=window)
 
     @property
     def bound(self) -> str:
@@ -137,14 +156,13 @@ def finish(result: Result, tree: Any, alpha: Number, beta: Number) -> Result:
     read although it has children.  The same function for both engines, on
     their observed fields; implicit trees (no names) are left as they are.
     """
-    from dataclasses import replace
     from .tree import Tree
     if not isinstance(tree, Tree) or not result.pruned:
-        return replace(result, window=(alpha, beta))
+        return result._replace(window=(alpha, beta))
     kids, index = tree.kids, tree.index
     scored = {index[n] for n in set(result.leaves) if kids[index[n]]}
     below = {tree.names[k] for i in scored for k in kids[i]}
-    return replace(result, window=(alpha, beta),
+    return result._replace(window=(alpha, beta),
                    pruned=tuple(p for p in result.pruned if p not in below),
                    horizon=tuple(p for p in result.pruned if p in below))
 

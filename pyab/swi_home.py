@@ -70,14 +70,16 @@ def _beside(real: Path) -> tuple[str, str] | None:
     arch, home = real.parent.name, real.parent.parent.parent
     if not (home / "boot.prc").is_file():
         return None
-    import glob
     multiarch = arch.replace("-linux", "-linux-gnu")
     dirs = [str(home / "lib" / arch), str(home / "lib"),
             *(d.format(multiarch=multiarch) for d in _SYSTEM_LIBS)]
     ext = "dylib" if sys.platform == "darwin" else "so"
     for d in dirs:
         exact = os.path.join(d, f"libswipl.{ext}")
-        candidates = [exact] if os.path.exists(exact) else sorted(glob.glob(exact + ".*"))
+        if os.path.exists(exact):
+            return str(home), exact
+        import glob
+        candidates = sorted(glob.glob(exact + ".*"))
         if candidates:
             return str(home), candidates[0]
     return None
