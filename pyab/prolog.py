@@ -102,7 +102,7 @@ def _parse_number(text: str) -> Number:
 
 
 class _Runtime:
-    """The process's SWI-Prolog, reached through libswipl (loaded by pyswip).
+    """The process's SWI-Prolog, reached through libswipl (started by :func:`_start`).
     One per process; every :class:`Engine` calls through it."""
 
     def __init__(self) -> None:
@@ -254,6 +254,8 @@ def _start() -> ctypes.CDLL:
     home, path = found
     c = ctypes
     lib = c.CDLL(path, mode=c.RTLD_GLOBAL)
+    if not hasattr(lib, "PL_version_info"):  # SWI-Prolog before 8.5.2: as before
+        return _start_with_pyswip()
     if _fn(lib, "PL_is_initialised", c.c_int, [c.c_void_p, c.c_void_p])(None, None):
         return lib  # started by other code in this process: the bridge loads from source
     from .swi_state import state
