@@ -49,6 +49,8 @@ class _AsDataclass:
         self.name = name
 
     def __get__(self, obj: object, cls: type) -> Any:
+        if cls is Frozen:  # the base itself is no dataclass (and keeps the descriptor)
+            raise AttributeError(self.name)
         import dataclasses
         ns: dict[str, Any] = {"__annotations__": {}, "__module__": cls.__module__,
                               "__qualname__": cls.__qualname__}

@@ -71,6 +71,20 @@ def test_same_as_the_dataclass(obj):
         delattr(obj, first)
 
 
+def test_the_base_is_no_dataclass_and_leaves_its_subclasses_alone():
+    from pyab.frozen import Frozen
+
+    class Point(Frozen):
+        _fields = (("x", REQUIRED, True, True), ("y", 0, True, True))
+
+        def __init__(self, x: int, y: int = 0) -> None:
+            self._set(x=x, y=y)
+
+    assert not dataclasses.is_dataclass(Frozen) and not hasattr(Frozen, "__dataclass_fields__")
+    assert [f.name for f in dataclasses.fields(Point)] == ["x", "y"]
+    assert dataclasses.replace(Point(1), y=2) == Point(1, 2) and repr(Point(3)).endswith("Point(x=3, y=0)")
+
+
 def test_equality_follows_the_compared_fields():
     tree, result, *_ = samples()
     assert result == result._replace(extra={"other": 2}, window=(0, 0))  # not compared
