@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from .frozen import REQUIRED, Factory, Frozen
 from .tree import Number
 
 __all__ = ["BOUNDS", "LAZY", "Result", "bound_of", "bound_text", "expect_result", "finish", "json_number"]
@@ -58,8 +58,7 @@ def json_number(x: Number) -> Any:
     return x
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Frozen):
     """The outcome of a search.
 
     ``best`` is the root's chosen child (the slides' GoodPos; None when the
@@ -70,7 +69,9 @@ class Result:
     roots of cut-off subtrees), in tree order, except those left out because
     the depth limit scored their parent by its static value: those are
     ``horizon``.  ``window`` is the alpha..beta searched with, and
-    :attr:`bound` says whether ``value`` is exact or a bound.
+    :attr:`bound` says whether ``value`` is exact or a bound.  Immutable (a
+    frozen dataclass in all but its import cost: :mod:`pyab.frozen`);
+    ``extra`` and ``window`` are not compared.
     """
 
     best: str | None
@@ -80,9 +81,27 @@ class Result:
     pruned: tuple[str, ...]
     engine: str
     algorithm: str
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    extra: dict[str, Any]
     horizon: tuple[str, ...] = ()
-    window: tuple[Number, Number] = field(default=(-INF, INF), compare=False)
+    window: tuple[Number, Number] = (-INF, INF)
+
+    # (name, default, compared, in repr)
+    _fields = (("best", REQUIRED, True, True), ("value", REQUIRED, True, True),
+               ("leaves", REQUIRED, True, True), ("visited", REQUIRED, True, True),
+               ("pruned", REQUIRED, True, True), ("engine", REQUIRED, True, True),
+               ("algorithm", REQUIRED, True, True), ("extra", Factory(dict), False, True),
+               ("horizon", (), True, True), ("window", (-INF, INF), False, True))
+    __match_args__ = ("best", "value", "leaves", "visited", "pruned", "engine", "algorithm",
+                      "extra", "horizon", "window")
+
+    def __init__(self, best: str | None, value: Number, leaves: tuple[str, ...],
+                 visited: tuple[str, ...], pruned: tuple[str, ...], engine: str, algorithm: str,
+                 extra: dict[str, Any] = Factory(dict), horizon: tuple[str, ...] = (),
+                 window: tuple[Number, Number] = (-INF, INF)) -> None:
+        self._set(best=best, value=value, leaves=leaves, visited=visited, pruned=pruned,
+                  engine=engine, algorithm=algorithm,
+                  extra={} if isinstance(extra, Factory) else extra,
+                  horizon=horizon, window=window)
 
     # -- names computed when first read ---------------------------------------
     # A mirror's search keeps node ids; turning them into names (and finding
@@ -169,7 +188,7 @@ class Result:
 
 
 
-# The default of ``horizon`` is kept by the generated ``__init__``; taken off
+# The default of ``horizon`` is kept by ``__init__``; taken off
 # the class, a deferred result's missing horizon reaches ``__getattr__`` as
 # the other lists do, instead of the class's ``()``.
 del Result.horizon
@@ -211,7 +230,6 @@ def finish(result: Result, tree: Any, alpha: Number, beta: Number) -> Result:
     A deferred result stays deferred: the split is made when ``pruned`` or
     ``horizon`` is first read.
     """
-    from dataclasses import replace
     from .tree import Tree
     pending = result._pending_fields()
     if pending:
@@ -232,9 +250,9 @@ def finish(result: Result, tree: Any, alpha: Number, beta: Number) -> Result:
         return Result.deferred(result.best, result.value, result.engine, result.algorithm, names,
                                extra=result.extra, window=(alpha, beta), **known)
     if not isinstance(tree, Tree) or not result.pruned:
-        return replace(result, window=(alpha, beta))
+        return result._replace(window=(alpha, beta))
     pruned, horizon = _split_horizon(result, tree)
-    return replace(result, window=(alpha, beta), pruned=pruned, horizon=horizon)
+    return result._replace(window=(alpha, beta), pruned=pruned, horizon=horizon)
 
 
 def _split_horizon(result: Result, tree: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
