@@ -55,6 +55,7 @@ prolog/trees/uniform.pl); the flag is local to the file.
 :- use_module(library(prolog_wrap)).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
+:- use_module(library(error)).          % must_be/2: autoloading it read the library index (~5 ms)
 
 :- set_prolog_flag(optimise, true).    % compiled arithmetic, this file only
 
