@@ -30,7 +30,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import itertools
-from itertools import compress
 import math
 import os
 import re
@@ -632,7 +631,7 @@ def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, lis
         visited = tuple(fields[7:7 + nv_])
         pruned = tuple(fields[7 + nv_:7 + nv_ + np2])
         flags = fields[7 + nv_ + np2]
-        leaves = tuple(compress(visited, flags.encode("ascii").translate(_FLAGS)))
+        leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
         if len(flags) != nv_ or len(leaves) != int(nl[1:]):
             raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
         rest = fields[8 + nv_ + np2:]
