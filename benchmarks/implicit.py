@@ -99,7 +99,8 @@ def rows(quick: bool = False) -> list[dict]:
     for b, d in ([(10, 5)] if quick else [(10, 5), (40, 4)]):
         tree = Uniform(b, d, "random(1)")
         params = [f"branching({b})", f"depth({d})", "ordering(random(1))"]
-        prolog.solve(tree, names=False)  # load the module, so both runs below are warm
+        prolog.solve(tree, names=False)  # load the module and run each mode once,
+        prolog.solve(tree)               # so both runs below are warm
         bare = _swipl(RULES, params, "n(0, 0, 0)")
         counts, r = _cpu(lambda: prolog.solve(tree, names=False))
         named, rn = _cpu(lambda: prolog.solve(tree))
