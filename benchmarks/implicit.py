@@ -100,14 +100,18 @@ def rows(quick: bool = False) -> list[dict]:
         tree = Uniform(b, d, "random(1)")
         params = [f"branching({b})", f"depth({d})", "ordering(random(1))"]
         prolog.solve(tree, names=False)  # load the module and run each mode once,
-        prolog.solve(tree)               # so both runs below are warm
+        prolog.solve(tree, eager=True)   # so the runs below are warm
         bare = _swipl(RULES, params, "n(0, 0, 0)")
         counts, r = _cpu(lambda: prolog.solve(tree, names=False))
-        named, rn = _cpu(lambda: prolog.solve(tree))
+        named, rn = _cpu(lambda: prolog.solve(tree, eager=True))
+        deferred, _ = _cpu(lambda: prolog.solve(tree))  # names deferred, never read
+        read, rd = _cpu(lambda: (lambda x: (x.leaves, x.visited, x.pruned) and x)(prolog.solve(tree)))
         leaves = r.extra["leaves_count"]
-        assert len(rn.leaves) == leaves, "names and counts read different leaves"
+        assert len(rn.leaves) == leaves == len(rd.leaves), "names and counts read different leaves"
         for engine, s in [("swipl, uniform.pl", bare), ("pyab prolog (observed, counts)", counts),
-                          ("pyab prolog (observed, names)", named)]:
+                          ("pyab prolog (observed, names built at once)", named),
+                          ("pyab prolog (observed, names deferred)", deferred),
+                          ("pyab prolog (observed, names deferred then read)", read)]:
             out.append({"tree": f"b={b} d={d} random(1)", "leaves": leaves, "engine": engine,
                         "seconds": s, "leaves_per_s": leaves / s, "vs_python": None,
                         "vs_bare": bare / s})

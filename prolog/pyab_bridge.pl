@@ -4,6 +4,9 @@
             load_rules/3,       % +Module, +RulesFile, +ParamText
             rules_mode/2,       % +Module, +Mode
             solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
+            solve_deferred/10,  % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, +Key, -Out
+            deferred_answer/2,  % +Key, -Out
+            deferred_free/1,    % +Key
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
             answer_lists/6,     % +Out, -Head, -Leaves, -Visited, -Pruned, -Rest
             recycle/1,          % +Module

@@ -387,6 +387,9 @@ class Engine:
         self._free: list[str] = []  # emptied fact-tree modules (recycle/1 accepted them)
         self._free_rules: dict[str, list[str]] = {}  # rules file -> emptied modules
         self._closed = False
+        self._records = 0  # deferred answers made (their keys' numbers)
+        self._pending: dict[str, "_Deferred"] = {}  # key -> unread deferred answer
+        self._unread: list[str] = []  # keys of unread answers whose results are gone
 
     # -- life cycle ---------------------------------------------------------
 
@@ -400,6 +403,8 @@ class Engine:
         with self.lock:
             if self._closed:
                 return
+            for d in list(self._pending.values()):  # unread names: read them while we can
+                d.read()
             self._closed = True
             for fin in self._finalizers.values():
                 fin.detach()
@@ -428,6 +433,8 @@ class Engine:
     def _live(self) -> None:
         if self._closed:
             raise Error("this Prolog engine is closed")
+        while self._unread:
+            self._rt.call("deferred_free", [("atom", self._unread.pop())])
         while self._gone:
             module, rules = self._gone.pop()
             self._finalizers.pop(module, None)
@@ -472,6 +479,8 @@ class Engine:
         with self.lock:
             module = self._modules.pop(tree, None)
             if module is not None:
+                for d in [d for d in self._pending.values() if d.module == module]:
+                    d.read()
                 # The finalizer must not release the module a second time: by
                 # then another tree may be using it.
                 self._finalizers.pop(module).detach()
@@ -495,8 +504,15 @@ class Engine:
         program: str | Path | None = None,
         stack_limit: int | None = None,
         names: bool = True,
+        eager: bool = False,
     ) -> Result:
         """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
+
+        The best move and value come back at once; the observed names
+        (leaves, visited, pruned) are built from the search's record in
+        SWI-Prolog when first read (:meth:`Result.deferred`), so a caller
+        that only wants the value does not pay for naming every node.
+        ``eager=True`` builds them at once (the benchmarks' "before").
 
         ``tree`` may also be an implicit tree with ``prolog_source()`` (see
         :mod:`pyab.trees`); for those ``names=False`` skips the lists of
@@ -528,14 +544,22 @@ class Engine:
             module = self._module(tree)
             if hasattr(tree, "prolog_source"):
                 self._rt.call("rules_mode", [("atom", module), ("string", "names" if names else "counts")])
-            out = self._search("solve", timeout, [
+            args: list[tuple[str, str] | None] = [
                 ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
                 ("atom", algorithm), ("string", tree.root),
                 ("string", number(alpha)), ("string", number(beta)), ("string", opts), None,
-            ])
+            ]
+            deferred = names and not eager
+            if deferred:
+                self._records += 1
+                key = f"pyab_deferred_{id(self):x}_{self._records}"
+                args.insert(8, ("atom", key))
+            out = self._search("solve_deferred" if deferred else "solve", timeout, args)
         if out == "fail":
             raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
         fields = out.split("\0")
+        if deferred:
+            return _Deferred(self, key, tree, module, algorithm).result(fields)
         result, _ = _result(fields, algorithm, names)
         return result
 
@@ -611,6 +635,55 @@ class Engine:
         registry), in registry order."""
         with self.lock:
             return (self._rt.call("algorithms_text", [None])[0] or "").split("\0")
+
+
+class _Deferred:
+    """The names of one observed search, kept in SWI-Prolog (solve_deferred/10)
+    until first read.  Holds the tree, so its module is neither recycled nor
+    reused meanwhile; when the Result goes unread, a finalizer queues the
+    record to be freed by the engine's next call (finalizers may run in any
+    thread, at any moment, so they only append to a list)."""
+
+    def __init__(self, eng: Engine, key: str, tree: Any, module: str, algorithm: str) -> None:
+        self.engine, self.key, self.tree, self.module, self.algorithm = eng, key, tree, module, algorithm
+        self.fields: tuple[tuple[str, ...], ...] | None = None
+        eng._pending[key] = self
+
+    def result(self, head: list[str]) -> Result:
+        _, flag, best, value = head[:4]
+        res = Result.deferred(best if flag == "1" else None, _parse_number(value), "prolog",
+                              self.algorithm, {"leaves": lambda: self.get(0),
+                                               "visited": lambda: self.get(1),
+                                               "pruned": lambda: self.get(2)})
+        self.finalizer = weakref.finalize(res, _unread, self.engine, self.key)
+        return res
+
+    def get(self, i: int) -> tuple[str, ...]:
+        if self.fields is None:
+            with self.engine.lock:
+                if self.fields is None:
+                    if self.engine.closed:
+                        raise Error("the Prolog engine was closed before these names were read")
+                    self.read()
+        assert self.fields is not None
+        return self.fields[i]
+
+    def read(self) -> None:
+        """Build the names now (the caller holds the engine's lock)."""
+        if self.fields is not None:
+            return
+        out = self.engine._rt.call("deferred_answer", [("atom", self.key), None])[-1] or ""
+        r, _ = _result(out.split("\0"), self.algorithm, True)
+        self.fields = (r.leaves, r.visited, r.pruned)
+        self.engine._pending.pop(self.key, None)
+        self.tree = None
+        if hasattr(self, "finalizer"):
+            self.finalizer.detach()
+
+
+def _unread(eng: Engine, key: str) -> None:
+    if eng._pending.pop(key, None) is not None:
+        eng._unread.append(key)
 
 
 # A flag per visited node, "1" for a leaf read once (see answer_/5 in

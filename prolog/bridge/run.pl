@@ -1,5 +1,8 @@
 :- module(pyab_run,
           [ solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
+            solve_deferred/10,  % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, +Key, -Out
+            deferred_answer/2,  % +Key, -Out
+            deferred_free/1,    % +Key
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
             answer_lists/6,     % +Out, -Head, -Leaves, -Visited, -Pruned, -Rest
             entry/8,            % ?Alg, ?Root, ?Alpha, ?Beta, ?Depth, ?Best, ?Val, -Goal
@@ -126,6 +129,42 @@ solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out) :-
     answer_(Tree, Best, Val, Record, Out).
 solve(_, _, _, _, _, _, _, _, "fail").
 
+%!  solve_deferred(+Tree, +Prog, +File, +Alg, +RootS, +AlphaS, +BetaS, +Opts, +Key, -Out) is semidet.
+%
+%   solve/9 without the names: Out is "ok", best flag, best and value
+%   only ("fail" when the search failed), and the record is kept in the
+%   recorded database under Key until deferred_answer/2 reads it (solve/9's whole
+%   answer) or deferred_free/1 drops it.  Naming the nodes is most of
+%   an observed run's cost on big trees; a caller that never reads the
+%   names does not pay it.
+
+solve_deferred(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Key, Out) :-
+    (   rules_module(Tree, _, RulesMode) -> Mode = RulesMode ; Mode = names ),
+    search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Record),
+    !,
+    head_(Tree, Best, Val, Head),
+    recordz(Key, deferred(Tree, Best, Val, Record)),  % not nb_setval/2: global variables are per thread
+    atomic_list_concat(Head, '\u0000', OutA),
+    atom_string(OutA, Out).
+solve_deferred(_, _, _, _, _, _, _, _, _, "fail").
+
+%!  deferred_answer(+Key, -Out) is det.
+%
+%   The answer solve/9 would have given for the search kept under Key;
+%   the record is dropped.
+
+deferred_answer(Key, Out) :-
+    recorded(Key, deferred(Tree, Best, Val, Record), Ref),
+    erase(Ref),
+    answer_(Tree, Best, Val, Record, Out).
+
+%!  deferred_free(+Key) is det.
+%
+%   Drop the record kept under Key (nothing when there is none).
+
+deferred_free(Key) :-
+    forall(recorded(Key, _, Ref), erase(Ref)).
+
 search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Record) :-
     ensure_program(Tree, Prog, File),
     root_position(Tree, RootS, Root),
@@ -170,12 +209,15 @@ run_limited_(Seconds, Goal) :-
 %   "f<Count>" and after the visited and pruned names comes one field,
 %   a flag per visited node (record_names/8), which pyab/prolog.py reads.
 
-answer_(Tree, Best, Val, Record, Out) :-
+head_(Tree, Best, Val, ["ok", BestFlag, BestS, ValS]) :-
     (   var(Best)
     ->  BestFlag = "0", BestS = ""
     ;   BestFlag = "1", position_text(Tree, Best, BestS)
     ),
-    format(string(ValS), "~q", [Val]),
+    format(string(ValS), "~q", [Val]).
+
+answer_(Tree, Best, Val, Record, Out) :-
+    head_(Tree, Best, Val, ["ok", BestFlag, BestS, ValS]),
     (   record_counts(Record, NL, NV)
     ->  Parts = ["ok", BestFlag, BestS, ValS, NL, NV, 0]
     ;   naming_(Tree, Kids, Name, KidNames),
