@@ -388,7 +388,8 @@ class Engine:
         self._free_rules: dict[str, list[str]] = {}  # rules file -> emptied modules
         self._closed = False
         self._records = 0  # deferred answers made (their keys' numbers)
-        self._pending: dict[str, "_Deferred"] = {}  # key -> unread deferred answer
+        # key -> unread deferred answer, alive while a Result's thunks hold it
+        self._pending: "weakref.WeakValueDictionary[str, _Deferred]" = weakref.WeakValueDictionary()
         self._unread: list[str] = []  # keys of unread answers whose results are gone
 
     # -- life cycle ---------------------------------------------------------
@@ -640,7 +641,7 @@ class Engine:
 class _Deferred:
     """The names of one observed search, kept in SWI-Prolog (solve_deferred/10)
     until first read.  Holds the tree, so its module is neither recycled nor
-    reused meanwhile; when the Result goes unread, a finalizer queues the
+    reused meanwhile; when the Results holding it go unread, a finalizer queues the
     record to be freed by the engine's next call (finalizers may run in any
     thread, at any moment, so they only append to a list)."""
 
@@ -648,6 +649,8 @@ class _Deferred:
         self.engine, self.key, self.tree, self.module, self.algorithm = eng, key, tree, module, algorithm
         self.fields: tuple[tuple[str, ...], ...] | None = None
         eng._pending[key] = self
+        # On self, not on the Result: finish() makes a new Result sharing the thunks.
+        self.finalizer = weakref.finalize(self, _unread, eng, key)
 
     def result(self, head: list[str]) -> Result:
         _, flag, best, value = head[:4]
@@ -655,7 +658,6 @@ class _Deferred:
                               self.algorithm, {"leaves": lambda: self.get(0),
                                                "visited": lambda: self.get(1),
                                                "pruned": lambda: self.get(2)})
-        self.finalizer = weakref.finalize(res, _unread, self.engine, self.key)
         return res
 
     def get(self, i: int) -> tuple[str, ...]:
@@ -677,13 +679,11 @@ class _Deferred:
         self.fields = (r.leaves, r.visited, r.pruned)
         self.engine._pending.pop(self.key, None)
         self.tree = None
-        if hasattr(self, "finalizer"):
-            self.finalizer.detach()
+        self.finalizer.detach()
 
 
 def _unread(eng: Engine, key: str) -> None:
-    if eng._pending.pop(key, None) is not None:
-        eng._unread.append(key)
+    eng._unread.append(key)  # the weak entry in eng._pending is gone already
 
 
 # A flag per visited node, "1" for a leaf read once (see answer_/5 in
