@@ -209,7 +209,8 @@ finish_tree_(M) :-
 %   on a big tree, during the first search (max_to_move/1 of a million
 %   nodes took tens of ms there).  Ask each predicate once now, so the
 %   search pays what the bare program pays.  (Outside a search the
-%   wrappers record nothing.)
+%   wrappers record nothing.)  The first search also asks how many nodes
+%   the tree has (to size its record): that is counted here too.
 
 index_tree_(M) :-
     (   M:tree(Root, _)
@@ -217,7 +218,8 @@ index_tree_(M) :-
                           min_to_move(Root), max_to_move(Root)]),
                ignore(M:G))
     ;   true
-    ).
+    ),
+    tree_nodes(M, _).                   % counted now, not by the first search
 
                  /*******************************
                  *     TREES GIVEN AS RULES     *
