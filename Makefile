@@ -17,8 +17,13 @@ test: setup chromium pytest plunit
 setup: debs $(STAMP)
 
 # Debian packages pyab runs on, installed with one apt-get only when missing:
-# SWI-Prolog (the engine) and Graphviz (`pyab draw -o X.svg|.png`).
-MISSING_DEBS = $(if $(shell command -v swipl),,swi-prolog-nox) $(if $(shell command -v dot),,graphviz)
+# SWI-Prolog (the engine) and Graphviz (`pyab draw -o X.svg|.png`); and a C
+# compiler with Python's headers, for the compiled DSL scanner (pyab/_cscan.c:
+# optional for users, built and tested here; python3-dev only when $(PYTHON)
+# is Debian's own and its headers are missing).
+PY_HEADERS := $(shell $(PYTHON) -c "import os, sysconfig; print(int(os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))" 2>/dev/null)
+MISSING_DEBS = $(if $(shell command -v swipl),,swi-prolog-nox) $(if $(shell command -v dot),,graphviz) \
+  $(if $(shell command -v gcc),,gcc) $(if $(filter 1,$(PY_HEADERS)),,python3-dev)
 
 debs:
 	@if [ -n "$(strip $(MISSING_DEBS))" ]; then \
@@ -43,10 +48,12 @@ chromium:
 # alpha_beta_search: the package declares Python < 3.11 and pulls in
 # TensorFlow and friends, but its games module needs only numpy (a test
 # extra), so it is installed without its declared dependencies.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py pyab/_cscan.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -e '.[test]'
 	$(BIN)/pip install -q --no-deps --ignore-requires-python aima==2024.9.28
+	@$(BIN)/python -c "import pyab._cscan" 2>/dev/null || { \
+	  echo "the compiled scanner pyab/_cscan.c was not built (a C compiler and Python's headers are needed)"; exit 1; }
 	@touch $@
 
 pytest:
@@ -81,4 +88,4 @@ pack:
 	@echo "pack in $(PACK_DIR)"
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache pyab/_cscan*.so

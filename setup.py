@@ -2,9 +2,9 @@
 example trees (examples/) stay where the README and the SWI-Prolog REPL use
 them, at the top of the checkout, and ship inside the package as
 ``pyab/_prolog`` and ``pyab/_examples`` (found with importlib.resources; see
-pyab/resources.py)."""
+pyab/resources.py); and the optional C extension pyab._cscan."""
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 DATA = {"pyab._prolog": "prolog", "pyab._examples": "examples"}
 
@@ -16,4 +16,9 @@ setup(
         "pyab._prolog": ["**/*.pl", "**/*.json", "**/*.csv", "**/*.tsv"],
         "pyab._examples": ["**/*.tree", "**/*.pl", "**/*.md", "**/*.py", "**/*.js", "**/*.ipynb"],
     },
+    # The compiled scanner of the DSL (pyab/_cscan.c, see pyab/dsl.py): optional,
+    # so that pyab installs without a C compiler and reads trees on its
+    # pure-Python paths.
+    ext_modules=[Extension("pyab._cscan", ["pyab/_cscan.c"], optional=True,
+                           extra_compile_args=["-O2"])],
 )

@@ -2,7 +2,9 @@
 ``swipl`` consulting the facts, measured in one run.
 
 - parse rate (nodes per CPU second, median of three fresh processes) of
-  ``pyab.parse`` on each shape of :mod:`benchmarks.shapes`;
+  ``pyab.parse`` on each shape of :mod:`benchmarks.shapes`, with the
+  compiled scanner (pyab/_cscan.c) and with the pure-Python fast paths
+  alone (``PYAB_PURE_PYTHON=1``), the two alternately in one run;
 - the C floor (``benchmarks/floor.c``, compiled here with ``gcc -O2`` into a
   temporary directory; skipped with a note when there is no compiler):
   reading, parsing and searching the issue's tree;
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -55,8 +58,12 @@ c0 = time.process_time()
 tree = pyab.parse(text)
 cpu = time.process_time() - c0
 after = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
-print(cpu, len(tree), before, after)
+print(cpu, len(tree), before, after, "compiled" if dsl._cscan is not None else "python")
 """
+
+# The two readers of pyab.parse: the compiled scanner (pyab/_cscan.c) in
+# front, and the pure-Python fast paths alone (PYAB_PURE_PYTHON=1).
+READERS = {"compiled": "0", "python": "1"}
 
 # The stages of text -> answer inside one process.  "load" is load_packed/3
 # alone (the packing is timed apart), "solve" the first observed solve.
@@ -167,26 +174,32 @@ def rows(tmp: Path, quick: bool = False, repeat: int = 3) -> tuple[list[Row], li
         path = big if shape == "dfs" else tmp / f"{shape}.tree"
         if shape != "dfs":
             path.write_text(make(**sizes[shape]), encoding="utf-8")
-        runs = []
-        for _ in range(repeat):
-            done = subprocess.run([sys.executable, "-c", _PARSE, str(path)], capture_output=True,
-                                  text=True, cwd=ROOT, check=True)
-            cpu, nodes, before, after = done.stdout.split()
-            runs.append(float(cpu))
-            if shape == "dfs":
-                peak = (int(before), int(after))
-        rate = int(nodes) / median(runs)
+        runs: dict[str, list[float]] = {r: [] for r in READERS}
+        for _ in range(repeat):  # the two readers alternately, fresh processes
+            for reader, pure in READERS.items():
+                env = {**os.environ, "PYAB_PURE_PYTHON": pure}
+                done = subprocess.run([sys.executable, "-c", _PARSE, str(path)], capture_output=True,
+                                      text=True, cwd=ROOT, check=True, env=env)
+                cpu, nodes, before, after, used = done.stdout.split()
+                if used != reader:
+                    raise RuntimeError(f"parse with PYAB_PURE_PYTHON={pure} used the {used} reader")
+                runs[reader].append(float(cpu))
+                if shape == "dfs" and reader == "compiled":
+                    peak = (int(before), int(after))
+        rate = int(nodes) / median(runs["compiled"])
+        pure_rate = int(nodes) / median(runs["python"])
+        mine = (f"{rate:,.0f} nodes/s ({median(runs['compiled']):.2f} s CPU); pure Python "
+                f"{pure_rate:,.0f} nodes/s ({median(runs['python']):.2f} s CPU)")
         mb = path.stat().st_size / 1e6
         if floor_rate:
             out.append(Row(f"parse {shape}: {label}, {int(nodes):,} nodes, {mb:.1f} MB",
-                           f"{rate:,.0f} nodes/s ({median(runs):.2f} s CPU)",
-                           f"C floor reading+parsing the dfs tree ({n:,} nodes)",
+                           mine, f"C floor reading+parsing the dfs tree ({n:,} nodes)",
                            f"{floor_rate:,.0f} nodes/s", rate / floor_rate,
-                           f"{floor_rate / rate:.1f}x slower", ">= 1,000,000 nodes/s", rate >= 1e6))
+                           f"{floor_rate / rate:.2f}x slower ({floor_rate / pure_rate:.1f}x pure Python)",
+                           ">= 1,000,000 nodes/s", rate >= 1e6))
         else:
             out.append(Row(f"parse {shape}: {label}, {int(nodes):,} nodes, {mb:.1f} MB",
-                           f"{rate:,.0f} nodes/s ({median(runs):.2f} s CPU)", "C floor", "skipped",
-                           None, "-", ">= 1,000,000 nodes/s", rate >= 1e6))
+                           mine, "C floor", "skipped", None, "-", ">= 1,000,000 nodes/s", rate >= 1e6))
         if shape == "dfs" and swipl:
             out.append(Row(f"parse dfs: {n:,} nodes", f"{rate:,.0f} nodes/s",
                            "plain swipl consulting the facts of the same tree",

@@ -10,6 +10,7 @@ with a caret under the place.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from functools import lru_cache
@@ -30,7 +31,7 @@ from .flatscan import scan
 from .quoted import Bad as _Bad
 from .quoted import unquote as _unquote
 from .treescan import _HEAD, scan_list, scan_nested
-from .tree import Number, Tree, TreeError, build, build_plain
+from .tree import Number, Tree, TreeError, build, build_plain, with_sides
 
 __all__ = ["dump", "load", "parse"]
 
@@ -179,11 +180,47 @@ def _list_form(shape: Any, collect: _Collect, start: tuple[int, int]) -> None:
             collect.values.append((name, value, pos))
 
 
+def _compiled_scanner() -> Any:
+    """pyab._cscan, the compiled scanner, or None when it is not built (no C
+    compiler at install time) or ``PYAB_PURE_PYTHON`` is set to anything
+    but ``""``/``0`` (tests and benchmarks force the pure-Python paths so)."""
+    if os.environ.get("PYAB_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from . import _cscan
+    except ImportError:
+        return None
+    return _cscan
+
+
+# The compiled scanner, looked up once; tests set it to None for the
+# pure-Python paths alone.
+_cscan = _compiled_scanner()
+
+
+def _from_arrays(arrays: tuple) -> Tree:
+    names, kids, values, index, depth, side, marks = arrays
+    tree = Tree(names=names, kids=kids, values=values, root_side=side, index=index, depth=depth)
+    return with_sides(tree, [(names[i], s, (0, 0)) for i, s in marks]) if marks else tree
+
+
 def _fast(text: str) -> Tree | None:
-    """The tree read by the fast paths (pyab.flatscan, pyab.treescan), or
-    None when they leave the text to lark.  The first character after an
-    optional side says which form to try: ``[`` the list form; else the
-    flat form, whose pattern fails at the first ``(`` of a nested tree."""
+    """The tree read by the fast paths, or None when they leave the text to
+    lark.  First the compiled scanner (pyab/_cscan.c), when it is built: it
+    returns the Tree's arrays or None for anything it is not sure of; then
+    the pure-Python scanners (pyab.flatscan, pyab.treescan), whose rules it
+    follows.  The first character after an optional side says which form to
+    try: ``[`` the list form; else the flat form, whose pattern fails at the
+    first ``(`` of a nested tree."""
+    if _cscan is not None:
+        arrays = _cscan.scan(text)
+        if arrays is not None:
+            return _from_arrays(arrays)
+    return _fast_python(text)
+
+
+def _fast_python(text: str) -> Tree | None:
+    """The pure-Python fast paths (see :func:`_fast`)."""
     start = _HEAD.match(text)
     if text[start.end():start.end() + 1] == "[":  # type: ignore[union-attr]
         return scan_list(text)

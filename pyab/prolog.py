@@ -31,6 +31,7 @@ import atexit
 import ctypes
 import itertools
 import math
+import os
 import re
 import threading
 import weakref
@@ -101,32 +102,25 @@ def _parse_number(text: str) -> Number:
 
 
 class _Runtime:
-    """The process's SWI-Prolog, reached through libswipl (loaded by pyswip).
+    """The process's SWI-Prolog, reached through libswipl (started by :func:`_start`).
     One per process; every :class:`Engine` calls through it."""
 
     def __init__(self) -> None:
-        from .swi_home import configure; configure()  # noqa: E702  (so pyswip starts no swipl)
-        import pyswip.prolog  # noqa: F401  (initialises SWI-Prolog)
-        from pyswip import core
-
-        if threading.current_thread() is not threading.main_thread():
-            # SWI-Prolog's main engine now belongs to this thread.  When it has
-            # ended, pyswip's PL_cleanup() at exit (from the main thread) cannot
-            # stop that engine and prints "Failed to stop Prolog threads".
-            # Nothing pyab loads needs SWI's cleanup, so skip it.
-            atexit.unregister(core.cleanupProlog)
+        lib = _start()
         self.lock = threading.RLock()
         self.counter = itertools.count(1)  # module names are per process
         self.thread = threading.local()
         f: dict[str, Any] = {}
         for name, restype, argtypes in _PROTOTYPES:
-            fn = core._lib[name]
+            fn = lib[name]
             fn.restype, fn.argtypes = restype, argtypes
             f[name] = fn
         self.f = f
         self._preds: dict[tuple[str, int, str], int] = {}
         self.call("set_prolog_flag", [("atom", "debug_on_error"), ("atom", "false")], module="system")
         self.call("set_prolog_flag", [("atom", "report_error"), ("atom", "false")], module="system")
+        # Already there when SWI-Prolog started from the bridge's saved state
+        # (then this finds it loaded and returns at once).
         self.call("ensure_loaded", [("atom", str(PROLOG_DIR / "pyab_bridge.pl"))], module="user")
 
     def _pred(self, name: str, arity: int, module: str) -> int:
@@ -226,6 +220,85 @@ class _Runtime:
             return SearchTimeout("the search ran past its time limit and was stopped "
                                  "(allow more time, or search a smaller tree)", term)
         return PrologError(message.strip() or term, term)
+
+
+def _fn(lib: ctypes.CDLL, name: str, restype: Any, argtypes: list[Any]) -> Any:
+    fn = lib[name]  # a function object of its own (see _PROTOTYPES)
+    fn.restype, fn.argtypes = restype, argtypes
+    return fn
+
+
+_ARGV: list[Any] = []  # PL_initialise's arguments, kept alive for SWI-Prolog
+
+
+def _start() -> ctypes.CDLL:
+    """Start SWI-Prolog in this process; its shared library.
+
+    When SWI-Prolog's home and library are known without pyswip
+    (:func:`pyab.swi_home.locate`) and nobody has started it yet, pyab
+    loads the library and calls ``PL_initialise`` itself, with the
+    bridge's saved state (:mod:`pyab.swi_state`) as ``-x STATE`` when
+    there is one, and pyswip is not imported (its import costs more than
+    SWI-Prolog's own start, and hooks ``sys.exit``).  The arguments are
+    pyswip's (``-q --nosignals --home=HOME``), and, as pyswip does,
+    ``PL_cleanup`` runs at exit.  A pyswip imported later in the same
+    process finds SWI-Prolog running and works on.  Otherwise (pyswip
+    imported first, or SWI-Prolog not found but by pyswip) pyswip starts
+    it, as before, and the bridge loads from source.
+    """
+    import sys
+    from .swi_home import locate
+    found = locate()
+    if found is None or "pyswip.core" in sys.modules:
+        return _start_with_pyswip()
+    home, path = found
+    c = ctypes
+    lib = c.CDLL(path, mode=c.RTLD_GLOBAL)
+    if not hasattr(lib, "PL_version_info"):  # SWI-Prolog before 8.5.2: as before
+        return _start_with_pyswip()
+    if _fn(lib, "PL_is_initialised", c.c_int, [c.c_void_p, c.c_void_p])(None, None):
+        return lib  # started by other code in this process: the bridge loads from source
+    from .swi_state import state
+    version = _fn(lib, "PL_version_info", c.c_uint, [c.c_int])(1)  # PL_VERSION_SYSTEM
+    saved = state(home, path, version, PROLOG_DIR / "pyab_bridge.pl")
+    args = [b"./", b"-q", b"--nosignals", b"--home=" + os.fsencode(home)]
+    if saved is not None:
+        args += [b"-x", os.fsencode(saved)]
+    argv = (c.c_char_p * (len(args) + 1))(*args, None)
+    _ARGV.append(argv)
+    if not _fn(lib, "PL_initialise", c.c_int, [c.c_int, c.POINTER(c.c_char_p)])(len(args), argv):
+        raise PrologError("SWI-Prolog could not start (PL_initialise failed)")
+    if threading.current_thread() is threading.main_thread():
+        # Not when another thread started it: that thread owns SWI-Prolog's
+        # main engine, and PL_cleanup() from the main thread at exit could
+        # not stop it ("Failed to stop Prolog threads").
+        atexit.register(_cleanup, lib)
+    return lib
+
+
+def _cleanup(lib: ctypes.CDLL) -> None:
+    """At exit, what pyswip does: PL_cleanup() if SWI-Prolog still runs
+    (a pyswip imported later may have cleaned it up already)."""
+    c = ctypes
+    if _fn(lib, "PL_is_initialised", c.c_int, [c.c_void_p, c.c_void_p])(None, None):
+        _fn(lib, "PL_cleanup", c.c_int, [c.c_int])(0)
+
+
+def _start_with_pyswip() -> ctypes.CDLL:
+    """SWI-Prolog started by importing pyswip (the way before pyab started it
+    itself); its library."""
+    from .swi_home import configure
+    configure()  # so that pyswip starts no swipl to find SWI-Prolog
+    import pyswip.prolog  # noqa: F401  (initialises SWI-Prolog)
+    from pyswip import core
+
+    if threading.current_thread() is not threading.main_thread():
+        # SWI-Prolog's main engine now belongs to this thread.  When it has
+        # ended, pyswip's PL_cleanup() at exit (from the main thread) cannot
+        # stop that engine and prints "Failed to stop Prolog threads".
+        # Nothing pyab loads needs SWI's cleanup, so skip it.
+        atexit.unregister(core.cleanupProlog)
+    return core._lib
 
 
 class _Detach:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
+from .frozen import REQUIRED, Factory, Frozen
 from .tree import Number
 
-__all__ = ["BOUNDS", "Result", "bound_of", "bound_text", "expect_result", "finish", "json_number"]
+__all__ = ["BOUNDS", "LAZY", "Result", "bound_of", "bound_text", "expect_result", "finish", "json_number"]
 
 INF = math.inf
+
+#: The fields :meth:`Result.deferred` can leave to be computed when read.
+LAZY = ("leaves", "visited", "pruned", "horizon")
 
 # How far a root value can be trusted, per algorithm (docs/courses.md argues
 # each).  "closed": the cut tests are strict and the value is returned as
@@ -55,8 +58,7 @@ def json_number(x: Number) -> Any:
     return x
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Frozen):
     """The outcome of a search.
 
     ``best`` is the root's chosen child (the slides' GoodPos; None when the
@@ -67,7 +69,9 @@ class Result:
     roots of cut-off subtrees), in tree order, except those left out because
     the depth limit scored their parent by its static value: those are
     ``horizon``.  ``window`` is the alpha..beta searched with, and
-    :attr:`bound` says whether ``value`` is exact or a bound.
+    :attr:`bound` says whether ``value`` is exact or a bound.  Immutable (a
+    frozen dataclass in all but its import cost: :mod:`pyab.frozen`);
+    ``extra`` and ``window`` are not compared.
     """
 
     best: str | None
@@ -77,9 +81,90 @@ class Result:
     pruned: tuple[str, ...]
     engine: str
     algorithm: str
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    extra: dict[str, Any]
     horizon: tuple[str, ...] = ()
-    window: tuple[Number, Number] = field(default=(-INF, INF), compare=False)
+    window: tuple[Number, Number] = (-INF, INF)
+
+    # (name, default, compared, in repr)
+    _fields = (("best", REQUIRED, True, True), ("value", REQUIRED, True, True),
+               ("leaves", REQUIRED, True, True), ("visited", REQUIRED, True, True),
+               ("pruned", REQUIRED, True, True), ("engine", REQUIRED, True, True),
+               ("algorithm", REQUIRED, True, True), ("extra", Factory(dict), False, True),
+               ("horizon", (), True, True), ("window", (-INF, INF), False, True))
+    __match_args__ = ("best", "value", "leaves", "visited", "pruned", "engine", "algorithm",
+                      "extra", "horizon", "window")
+
+    def __init__(self, best: str | None, value: Number, leaves: tuple[str, ...],
+                 visited: tuple[str, ...], pruned: tuple[str, ...], engine: str, algorithm: str,
+                 extra: dict[str, Any] = Factory(dict), horizon: tuple[str, ...] = (),
+                 window: tuple[Number, Number] = (-INF, INF)) -> None:
+        self._set(best=best, value=value, leaves=leaves, visited=visited, pruned=pruned,
+                  engine=engine, algorithm=algorithm,
+                  extra={} if isinstance(extra, Factory) else extra,
+                  horizon=horizon, window=window)
+
+    # -- names computed when first read ---------------------------------------
+    # A mirror's search keeps node ids; turning them into names (and finding
+    # the pruned nodes) can cost as much as the search.  ``deferred`` builds
+    # a Result whose listed fields are computed from that record on first
+    # read: the observation is the same, only its naming waits.  Until then
+    # the fields are missing from the instance, so ``__getattr__`` (called
+    # only for a missing attribute) computes one, stores it, and the next
+    # read is an ordinary attribute.  Equality, repr, ``to_json``,
+    # ``dataclasses.replace`` and pickling read the fields as a caller does.
+
+    @classmethod
+    def deferred(cls, best: str | None, value: Number, engine: str, algorithm: str,
+                 names: dict[str, Callable[[], Sequence[str]]], *,
+                 extra: dict[str, Any] | None = None,
+                 window: tuple[Number, Number] = (-INF, INF), **known: Any) -> "Result":
+        """A Result whose fields named in ``names`` (of ``LAZY``) are
+        ``tuple(names[field]())``, computed when first read; the others are
+        given (``known``) or default.
+
+        >>> r = Result.deferred("b", 3, "python", "bratko", {"leaves": lambda: ["d", "e"]},
+        ...                     visited=("a", "b", "d", "e"), pruned=())
+        >>> r.leaves, r == Result("b", 3, ("d", "e"), ("a", "b", "d", "e"), (), "python", "bratko")
+        (('d', 'e'), True)
+        """
+        pending = {f: thunk for f, thunk in names.items() if f not in known}
+        given = {"horizon": (), **{f: tuple(v) for f, v in known.items()}}
+        if set(pending) | set(given) != set(LAZY) or not set(known) <= set(LAZY):
+            raise TypeError(f"Result.deferred: give each of {LAZY} (or leave horizon empty), "
+                            f"got names for {sorted(names)} and values for {sorted(known)}")
+        self = object.__new__(cls)
+        put = object.__setattr__
+        for f, v in (("best", best), ("value", value), ("engine", engine),
+                     ("algorithm", algorithm), ("extra", {} if extra is None else extra),
+                     ("window", window)):
+            put(self, f, v)
+        for f, v in given.items():
+            if f not in pending:
+                put(self, f, v)
+        if pending:
+            put(self, "_pending", pending)
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        pending = self.__dict__.get("_pending")
+        thunk = pending.get(name) if pending else None
+        if thunk is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = tuple(thunk())
+        object.__setattr__(self, name, value)
+        pending.pop(name, None)
+        if not pending:
+            self.__dict__.pop("_pending", None)
+        return value
+
+    def _pending_fields(self) -> dict[str, Callable[[], Sequence[str]]]:
+        """The fields not named yet (field -> how to name it)."""
+        return dict(self.__dict__.get("_pending") or {})
+
+    def __getstate__(self) -> dict[str, Any]:  # pickling (--jobs, Dask) sends names, not thunks
+        for f in self._pending_fields():
+            getattr(self, f)
+        return {k: v for k, v in self.__dict__.items() if k != "_pending"}
 
     @property
     def bound(self) -> str:
@@ -101,6 +186,12 @@ class Result:
         out.update(self.extra)
         return out
 
+
+
+# The default of ``horizon`` is kept by ``__init__``; taken off
+# the class, a deferred result's missing horizon reaches ``__getattr__`` as
+# the other lists do, instead of the class's ``()``.
+del Result.horizon
 
 _BOUND_WORDS = {"exact": "exact", "upper": "an upper bound: the root failed low",
                 "lower": "a lower bound: the root failed high",
@@ -136,17 +227,43 @@ def finish(result: Result, tree: Any, alpha: Number, beta: Number) -> Result:
     ``horizon``: the unsearched children of a node whose static value was
     read although it has children.  The same function for both engines, on
     their observed fields; implicit trees (no names) are left as they are.
+    A deferred result stays deferred: the split is made when ``pruned`` or
+    ``horizon`` is first read.
     """
-    from dataclasses import replace
     from .tree import Tree
+    pending = result._pending_fields()
+    if pending:
+        known = {f: getattr(result, f) for f in LAZY if f not in pending}
+        names = dict(pending)
+        if isinstance(tree, Tree):
+            split: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+
+            def part(i: int) -> Callable[[], tuple[str, ...]]:
+                def get() -> tuple[str, ...]:
+                    if not split:
+                        split.append(_split_horizon(result, tree))
+                    return split[0][i]
+                return get
+            names.update(pruned=part(0), horizon=part(1))
+            known.pop("pruned", None)
+            known.pop("horizon", None)
+        return Result.deferred(result.best, result.value, result.engine, result.algorithm, names,
+                               extra=result.extra, window=(alpha, beta), **known)
     if not isinstance(tree, Tree) or not result.pruned:
-        return replace(result, window=(alpha, beta))
+        return result._replace(window=(alpha, beta))
+    pruned, horizon = _split_horizon(result, tree)
+    return result._replace(window=(alpha, beta), pruned=pruned, horizon=horizon)
+
+
+def _split_horizon(result: Result, tree: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(pruned, horizon) of ``result.pruned`` on the explicit ``tree``."""
+    if not result.pruned:
+        return (), ()
     kids, index = tree.kids, tree.index
     scored = {index[n] for n in set(result.leaves) if kids[index[n]]}
     below = {tree.names[k] for i in scored for k in kids[i]}
-    return replace(result, window=(alpha, beta),
-                   pruned=tuple(p for p in result.pruned if p not in below),
-                   horizon=tuple(p for p in result.pruned if p in below))
+    return (tuple(p for p in result.pruned if p not in below),
+            tuple(p for p in result.pruned if p in below))
 
 
 def expect_result(obj: Any, where: str) -> None:

@@ -25,7 +25,7 @@ import shutil
 import sys
 from pathlib import Path
 
-__all__ = ["configure", "find"]
+__all__ = ["cache_dir", "configure", "find", "locate"]
 
 HOME_VAR, LIB_VAR = "SWI_HOME_DIR", "LIBSWIPL_PATH"
 _SYSTEM_LIBS = ("/usr/lib/{multiarch}", "/lib/{multiarch}", "/usr/lib64", "/usr/lib",
@@ -41,6 +41,16 @@ def configure() -> tuple[str, str] | None:
     if found is None:
         return None
     os.environ[HOME_VAR], os.environ[LIB_VAR] = found
+    return found
+
+
+def locate() -> tuple[str, str] | None:
+    """(home, shared library) as pyswip will use them: both from the
+    environment when the user set both, else found (and set) by
+    :func:`configure`; None when they are not known."""
+    found = configure()
+    if found is None and os.environ.get(HOME_VAR) and os.environ.get(LIB_VAR):
+        found = os.environ[HOME_VAR], os.environ[LIB_VAR]
     return found
 
 
@@ -60,22 +70,30 @@ def _beside(real: Path) -> tuple[str, str] | None:
     arch, home = real.parent.name, real.parent.parent.parent
     if not (home / "boot.prc").is_file():
         return None
-    import glob
     multiarch = arch.replace("-linux", "-linux-gnu")
     dirs = [str(home / "lib" / arch), str(home / "lib"),
             *(d.format(multiarch=multiarch) for d in _SYSTEM_LIBS)]
     ext = "dylib" if sys.platform == "darwin" else "so"
     for d in dirs:
         exact = os.path.join(d, f"libswipl.{ext}")
-        candidates = [exact] if os.path.exists(exact) else sorted(glob.glob(exact + ".*"))
+        if os.path.exists(exact):
+            return str(home), exact
+        import glob
+        candidates = sorted(glob.glob(exact + ".*"))
         if candidates:
             return str(home), candidates[0]
     return None
 
 
-def _cache_file() -> Path:
+def cache_dir() -> Path:
+    """pyab's folder in the user's cache: ``$XDG_CACHE_HOME/pyab``, else
+    ``~/.cache/pyab``."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pyab" / "swipl.json"
+    return Path(base) / "pyab"
+
+
+def _cache_file() -> Path:
+    return cache_dir() / "swipl.json"
 
 
 def _cached(real: Path) -> tuple[str, str] | None:

@@ -15,10 +15,10 @@ collect declarations and hand them over.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
 from typing import Iterable, Iterator, Sequence, Union
 
 from .errors import Error
+from .frozen import REQUIRED, Frozen
 
 Number = Union[int, float]
 Pos = tuple[int, int]  # (line, column), 1-based; (0, 0) when unknown
@@ -35,9 +35,9 @@ class TreeError(Error, ValueError):
         self.pos = pos
 
 
-@dataclass(frozen=True, eq=False)
-class Tree:
-    """An explicit game tree (see the module docstring)."""
+class Tree(Frozen):
+    """An explicit game tree (see the module docstring).  Immutable (a
+    frozen dataclass in all but its import cost: :mod:`pyab.frozen`)."""
 
     names: tuple[str, ...]
     kids: tuple[tuple[int, ...], ...]
@@ -46,18 +46,30 @@ class Tree:
     # None: sides alternate level by level from root_side.  Otherwise one
     # bool per node, True where MAX is to move (see build(): marks).
     sides: tuple[bool, ...] | None = None
-    index: dict[str, int] = field(default=None, repr=False)  # type: ignore[assignment]
-    depth: tuple[int, ...] = field(default=None, repr=False)  # type: ignore[assignment]
+    index: dict[str, int] = None  # type: ignore[assignment]  (derived: not in repr or ==)
+    depth: tuple[int, ...] = None  # type: ignore[assignment]  (derived: not in repr or ==)
 
-    def __post_init__(self) -> None:
-        if self.index is None:
-            object.__setattr__(self, "index", {n: i for i, n in enumerate(self.names)})
-        if self.depth is None:
-            depth = [0] * len(self.names)
-            for i, ks in enumerate(self.kids):
+    # (name, default, compared, in repr); equality is __eq__ below.
+    _fields = (("names", REQUIRED, True, True), ("kids", REQUIRED, True, True),
+               ("values", REQUIRED, True, True), ("root_side", "max", True, True),
+               ("sides", None, True, True), ("index", None, True, False),
+               ("depth", None, True, False))
+    __match_args__ = ("names", "kids", "values", "root_side", "sides", "index", "depth")
+
+    def __init__(self, names: tuple[str, ...], kids: tuple[tuple[int, ...], ...],
+                 values: tuple[Number | None, ...], root_side: str = "max",
+                 sides: tuple[bool, ...] | None = None, index: dict[str, int] | None = None,
+                 depth: tuple[int, ...] | None = None) -> None:
+        if index is None:
+            index = {n: i for i, n in enumerate(names)}
+        if depth is None:
+            levels = [0] * len(names)
+            for i, ks in enumerate(kids):
                 for k in ks:
-                    depth[k] = depth[i] + 1
-            object.__setattr__(self, "depth", tuple(depth))
+                    levels[k] = levels[i] + 1
+            depth = tuple(levels)
+        self._set(names=names, kids=kids, values=values, root_side=root_side, sides=sides,
+                  index=index, depth=depth)
 
     # -- the node protocol every Python search runs on ------------------------
     # A node is an opaque handle (here: its id).  Implicit trees
@@ -122,8 +134,8 @@ class Tree:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tree):
             return NotImplemented
-        return self is other or all(getattr(self, f.name) == getattr(other, f.name)
-                                    for f in fields(self) if f.name not in ("index", "depth"))
+        return self is other or all(getattr(self, f[0]) == getattr(other, f[0])
+                                    for f in self._fields if f[0] not in ("index", "depth"))
 
     __hash__ = object.__hash__
 

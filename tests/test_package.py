@@ -60,6 +60,22 @@ def test_the_wheel_holds_the_programs_and_examples(installed):
     assert (Path(module).parent / "py.typed").is_file()
 
 
+def test_the_wheel_carries_the_compiled_scanner(installed):
+    """setup.py builds pyab/_cscan.c into the wheel (this machine has a
+    compiler), and the installed pyab reads trees with it."""
+    bin_, work = installed
+    code = ("import pyab, pyab._cscan as c, pyab.dsl as d\n"
+            "print(c.__file__)\n"
+            "print(d._cscan is c)\n"
+            "t = pyab.parse(\"min a(b(e = 3, 'f g' = 12.5), c = 1 (h = 2))\")\n"
+            "print(t.names[3], t.values[3], t.root_side)\n")
+    out = run([str(bin_ / "python"), "-c", code], work)
+    assert out.returncode == 0, out.stderr
+    path, used, tree = out.stdout.splitlines()
+    assert path.startswith(str(bin_.parent)) and path.endswith(".so"), path
+    assert used == "True" and tree == "f g 12.5 min", out.stdout
+
+
 def test_solve_check_facts_repl_from_the_wheel(installed):
     bin_, work = installed
     pyab = str(bin_ / "pyab")

@@ -41,6 +41,7 @@ waited forever); the recorder needs no thread.
 :- use_module(library(prolog_wrap)).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
+:- use_module(library(error)).          % must_be/2: autoloading it read the library index (~5 ms)
 
 :- meta_predicate
     recording(+, +, +, 0, -),

@@ -197,7 +197,8 @@ tree_module_(true, M) :-
 %   observation, and the indexes the search will use.
 
 finish_tree_(M) :-
-    (   predicate_property(M:moves(_, _), number_of_clauses(N)), N > 0
+    (   current_predicate(M:moves/2),  % else predicate_property/2 reads the autoload index (~5 ms)
+        predicate_property(M:moves(_, _), number_of_clauses(N)), N > 0
     ->  true
     ;   assertz(M:(moves(Pos, Moves) :- tree(Pos, Moves)))
     ),

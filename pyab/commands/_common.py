@@ -124,6 +124,9 @@ def add_program(p: argparse.ArgumentParser) -> None:
 def user_search(args: argparse.Namespace, tree: Any, log: list | None = None):
     """The Result of the user's program (--program/--python/--exec) on
     ``tree``, or None when none was given."""
+    if (not any(getattr(args, o, None) for o in ("python", "exec", "program"))
+            and getattr(args, "interface", None) in (None, "pyab")):
+        return None  # none given: the referee is not even imported
     from ..referee import route_from_args
     route = route_from_args(args)
     if route is None:

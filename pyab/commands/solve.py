@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 
 from . import _common
 
@@ -11,13 +10,14 @@ from . import _common
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "solve", help="search one tree and report best move, value, leaves and cuts",
-        description=textwrap.fill(
-            "Search the tree in FILE (or - for stdin) and print the best move "
-                    "(the slides' GoodPos), the value (Val), the leaves whose static value "
-                    "was read, and the subtrees cut off.  The prolog engine runs the real "
-                    "program in SWI-Prolog and observes it; python runs the mirror.  With "
-                    "--program/--python/--exec your own implementation searches instead, "
-                    "observed by pyab through the questions it asks (docs/referee.md)."),
+        # Wrapped by hand (not textwrap.fill): this module is imported at every `pyab solve`.
+        description="""\
+Search the tree in FILE (or - for stdin) and print the best move (the
+slides' GoodPos), the value (Val), the leaves whose static value was
+read, and the subtrees cut off.  The prolog engine runs the real
+program in SWI-Prolog and observes it; python runs the mirror.  With
+--program/--python/--exec your own implementation searches instead,
+observed by pyab through the questions it asks (docs/referee.md).""",
         epilog="examples:\n  pyab solve examples/slides.tree --alpha 3 --beta 10 --json\n"
                "  pyab solve examples/slides.tree --python examples/referee/slides_alphabeta.py:alphabeta",
         formatter_class=argparse.RawDescriptionHelpFormatter)

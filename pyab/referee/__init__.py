@@ -14,7 +14,6 @@ Three routes to a program, one protocol:
 
 from __future__ import annotations
 
-from dataclasses import replace
 import math
 import re
 import shlex
@@ -78,7 +77,7 @@ class _ChildRoute(Route):
         try:
             result = converse(self._start(), observer, job, allow_no_best=allow_no_best,
                               value_required=self.interface != "aima")
-            return replace(result, window=(alpha, beta))
+            return result._replace(window=(alpha, beta))
         except ProgramError as err:
             self.close()
             if err.reason.startswith(self.label):
@@ -146,7 +145,7 @@ class PrologRoute(Route):
                 raise
             raise ProgramError(f"{self.label}: {err.reason}", err.kind, stdout=err.stdout,
                                stderr=err.stderr) from None
-        return replace(r, engine="SWI-Prolog", algorithm=self.label, window=(alpha, beta))
+        return r._replace(engine="SWI-Prolog", algorithm=self.label, window=(alpha, beta))
 
     def close(self) -> None:
         self._program.close()

@@ -15,10 +15,10 @@ from __future__ import annotations
 import importlib
 import json
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..frozen import REQUIRED, Frozen
 from ..resources import prolog_dir
 from ..result import Result
 from ..tree import Number, Tree
@@ -29,9 +29,8 @@ __all__ = ["ALGORITHMS", "Algorithm", "REGISTRY", "algorithm", "python_search", 
 REGISTRY = prolog_dir() / "algorithms.json"
 
 
-@dataclass(frozen=True)
-class Algorithm:
-    """One row of the registry.
+class Algorithm(Frozen):
+    """One row of the registry (immutable: :mod:`pyab.frozen`).
 
     ``entry`` is the Prolog goal that runs the algorithm, as text over the
     variables ``Root``, ``Alpha``, ``Beta``, ``Depth``, ``Best`` and ``Val``
@@ -46,6 +45,19 @@ class Algorithm:
     depth_limit: bool = True   # does it take a depth limit (--depth)?
     entry: str = ""            # the entry goal template (Prolog text)
     any_sides: bool = False    # does it ask each node who moves (trees whose sides do not alternate)?
+
+    _fields = (("name", REQUIRED, True, True), ("module", REQUIRED, True, True),
+               ("prolog_file", REQUIRED, True, True), ("summary", REQUIRED, True, True),
+               ("function", "search", True, True), ("depth_limit", True, True, True),
+               ("entry", "", True, True), ("any_sides", False, True, True))
+    __match_args__ = ("name", "module", "prolog_file", "summary", "function", "depth_limit",
+                      "entry", "any_sides")
+
+    def __init__(self, name: str, module: str, prolog_file: str, summary: str,
+                 function: str = "search", depth_limit: bool = True, entry: str = "",
+                 any_sides: bool = False) -> None:
+        self._set(name=name, module=module, prolog_file=prolog_file, summary=summary,
+                  function=function, depth_limit=depth_limit, entry=entry, any_sides=any_sides)
 
 
 def _read_registry(path: Path) -> dict[str, Algorithm]:

@@ -31,56 +31,75 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
            depth: int | None = None, observe=None, **_: object) -> Result:
     """ALPHA-BETA-SEARCH on the root of ``tree`` in ``alpha..beta``, ``depth``
     plies deep (None: no limit)."""
-    actions, _, is_max = access(tree)
+    actions, utility, is_max = access(tree)
     rec = Recorder(tree, "aima", observe)
-    visit, read = rec.visit, rec.read
-    deeper = (lambda depth: None) if depth is None else (lambda depth: depth - 1)
+    visit, read, leaf = rec.calls.append, rec.read, rec.leaves.append
+    note = observe
 
-    def max_value(state, alpha, beta, depth):
-        """MAX-VALUE; returns (v, [(successor, value), ...])."""
-        rec.enter(state, alpha, beta)
+    def eval_(state):
+        """UTILITY(state) of a state the search has visited (no second visit)."""
+        leaf(state)
+        v = utility(state)
+        if v is None:
+            raise ValueError(f"node {tree.name_of(state)!r} has no static value")
+        if note:
+            note("leaf", state, v)
+        return v
+
+    def max_value(state, alpha, beta, depth, scored=None):
+        """MAX-VALUE; the root's call also lists (successor, value) in ``scored``."""
+        if note:
+            rec.enter(state, alpha, beta)
         if depth == 0:
-            return read(state), ()  # EVAL at the cut-off
+            return read(state)  # EVAL at the cut-off
         visit(state)
         successors = actions(state)
         if not successors:  # if TERMINAL-TEST(state) then return UTILITY(state)
-            return read(state), ()
-        v, scored = -math.inf, []  # v <- -inf
+            return eval_(state)
+        deeper = None if depth is None else depth - 1
+        v = -math.inf  # v <- -inf
         for s in successors:  # for each a in ACTIONS(state) do
-            w = min_value(s, alpha, beta, deeper(depth))[0]
-            rec.back(s, None, w)
-            scored.append((s, w))
+            w = min_value(s, alpha, beta, deeper)
+            if note:
+                rec.back(s, None, w)
+            if scored is not None:
+                scored.append((s, w))
             v = w if w > v else v  # v <- MAX(v, MIN-VALUE(RESULT(s, a), alpha, beta))
             if v >= beta:  # if v >= beta then return v
-                return v, scored
+                return v
             alpha = v if v > alpha else alpha  # alpha <- MAX(alpha, v)
-        return v, scored
+        return v
 
-    def min_value(state, alpha, beta, depth):
-        """MIN-VALUE; returns (v, [(successor, value), ...])."""
-        rec.enter(state, alpha, beta)
+    def min_value(state, alpha, beta, depth, scored=None):
+        """MIN-VALUE; the root's call also lists (successor, value) in ``scored``."""
+        if note:
+            rec.enter(state, alpha, beta)
         if depth == 0:
-            return read(state), ()
+            return read(state)
         visit(state)
         successors = actions(state)
         if not successors:
-            return read(state), ()
-        v, scored = math.inf, []  # v <- +inf
+            return eval_(state)
+        deeper = None if depth is None else depth - 1
+        v = math.inf  # v <- +inf
         for s in successors:
-            w, _ = max_value(s, alpha, beta, deeper(depth))
-            rec.back(s, None, w)
-            scored.append((s, w))
+            w = max_value(s, alpha, beta, deeper)
+            if note:
+                rec.back(s, None, w)
+            if scored is not None:
+                scored.append((s, w))
             v = w if w < v else v  # v <- MIN(v, MAX-VALUE(RESULT(s, a), alpha, beta))
             if v <= alpha:  # if v <= alpha then return v
-                return v, scored
+                return v
             beta = v if v < beta else beta  # beta <- MIN(beta, v)
-        return v, scored
+        return v
 
     def alpha_beta_search(state, alpha, beta, depth):
         value = max_value if is_max(state) else min_value
-        v, scored = value(state, alpha, beta, depth)  # v <- MAX-VALUE(state, -inf, +inf)
+        scored: list = []
+        v = value(state, alpha, beta, depth, scored)  # v <- MAX-VALUE(state, -inf, +inf)
         action = next((s for s, w in scored if w == v), None)  # the action in ACTIONS(state) with value v
         return action, v
 
     best, value = run(tree, alpha_beta_search, tree.root_node, alpha, beta, depth)
-    return rec.result(best, value)
+    return rec.result(best, value, once=True)

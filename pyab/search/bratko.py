@@ -1,13 +1,23 @@
 """The Python mirror of the slides' program (``prolog/alphabeta.pl``).
 
-One function per Prolog predicate, one branch per clause, in the printed
-order, so the two can be read side by side:
+One function per predicate the program calls itself with, each clause a
+branch in the printed order, so the two can be read side by side:
 
 * comparisons are strict (``>``/``<``) in ``goodenough`` and ``newbounds``;
 * ``betterof`` keeps the *later* sibling on a tie;
 * a cut-off returns the cutting child's value, not the bound;
-* sides are read from the tree (``min_to_move``/``max_to_move``), so values
-  outside the window behave exactly as in Prolog.
+* sides are read from the tree (``min_to_move``, ``max_to_move`` is its
+  negation: every node is one or the other), so values outside the window
+  behave exactly as in Prolog.
+
+Folded for speed (docs/performance.md): ``boundedbest/5`` and
+``goodenough/7`` call each other once per child, down the list of
+children, and each ``goodenough`` finishes with ``betterof/6`` on the way
+back out.  Here the way down is one loop over the children (``boundedbest``
+below), with ``goodenough``'s clauses and ``newbounds/6``'s written out in
+it, and the ``betterof/6`` calls are made after the loop, from the last
+child back to the first: the same calls, with the same arguments, in the
+same order as Prolog makes them.
 
 It records on its own which nodes it calls ``alphabeta`` on and which leaves'
 static values it reads; nothing is taken from the Prolog run.
@@ -21,7 +31,7 @@ from typing import Callable
 
 from ..result import Result
 from ..tree import Number, Tree
-from .common import Recorder, access
+from .common import Recorder, access, sides
 from .trampoline import run
 
 __all__ = ["search"]
@@ -37,65 +47,69 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
     beta)``, ``("leaf", pos, val)``, ``("bounds", pos, val, alpha, beta,
     new_alpha, new_beta)``, ``("cut", pos, val, alpha, beta, kind, rest)``,
     ``("return", pos, good_pos, val)``; positions are nodes."""
-    moves, _, max_to_move = access(tree)  # the tree's moves/2 and max_to_move/1
+    moves, value_of, _ = access(tree)  # the tree's moves/2 and staticval/2
+    min_to_move, _ = sides(tree)
     rec = Recorder(tree, "bratko")
-    visit, staticval = rec.visit, rec.staticval  # moves/2 and staticval/2 calls, recorded
+    visit, leaf = rec.calls.append, rec.leaves.append  # the record of moves/2, staticval/2 calls
     note = observe
-
-    # min_to_move(Pos) is `not max_to_move(pos)`: every node is one or the other.
 
     def alphabeta(pos, alpha, beta):
         if note:
             note("call", pos, alpha, beta)
         visit(pos)
-        pos_list = moves(pos)  # moves(Pos, PosList), !,
-        if pos_list:           # boundedbest(PosList, Alpha, Beta, GoodPos, Val)
-            good_pos, val = boundedbest(pos_list, 0, alpha, beta)
-        else:                  # ; staticval(Pos, Val)
-            good_pos, val = None, staticval(pos)
+        pos_list = moves(pos)         # moves(Pos, PosList), !,
+        if pos_list:                  # boundedbest(PosList, Alpha, Beta, GoodPos, Val)
+            good_pos, val = boundedbest(pos_list, alpha, beta)
+        else:                         # ; staticval(Pos, Val)
+            leaf(pos)
+            good_pos, val = None, value_of(pos)
+            if val is None:
+                raise ValueError(f"node {tree.name_of(pos)!r} has no static value")
             if note:
                 note("leaf", pos, val)
         if note:
             note("return", pos, good_pos, val)
         return good_pos, val
 
-    # A list [Pos|PosList] is pos_list[i:], passed as (pos_list, i).
-
-    def boundedbest(pos_list, i, alpha, beta):
-        pos = pos_list[i]                         # boundedbest([Pos|PosList], ...) :-
-        _, val = alphabeta(pos, alpha, beta)      #   alphabeta(Pos, Alpha, Beta, _, Val),
-        return goodenough(pos_list, i + 1, alpha, beta, pos, val)  # goodenough(PosList, ...)
-
-    def goodenough(pos_list, i, alpha, beta, pos, val):
-        if i == len(pos_list):                    # goodenough([], _, _, Pos, Val, Pos, Val) :- !.
-            return pos, val
-        maxing = max_to_move(pos)
-        if (not maxing and val > beta) or (maxing and val < alpha):
-            # min_to_move(Pos), Val > Beta, ! ; max_to_move(Pos), Val < Alpha, !.
+    def boundedbest(pos_list, alpha, beta):
+        # boundedbest([Pos|PosList], Alpha, Beta, GoodPos, GoodVal) :- the
+        # call down the list, one turn of the loop per child:
+        last = len(pos_list) - 1
+        pending = []  # the goodenough/7 calls (third clause) awaiting their betterof/6
+        for i, pos in enumerate(pos_list):
+            _, val = alphabeta(pos, alpha, beta)  # alphabeta(Pos, Alpha, Beta, _, Val),
+            # goodenough(PosList, Alpha, Beta, Pos, Val, GoodPos, GoodVal):
+            if i == last:                         # goodenough([], _, _, Pos, Val, Pos, Val) :- !.
+                break
+            min_pos = min_to_move(pos)
+            if (val > beta) if min_pos else (val < alpha):
+                # goodenough(_, Alpha, Beta, Pos, Val, Pos, Val) :-
+                #     min_to_move(Pos), Val > Beta, ! ; max_to_move(Pos), Val < Alpha, !.
+                if note:
+                    note("cut", pos, val, alpha, beta, "beta" if min_pos else "alpha",
+                         pos_list[i + 1:])
+                break                             # the cut: the rest is never searched
+            # goodenough(PosList, Alpha, Beta, Pos, Val, GoodPos, GoodVal) :-
+            #     newbounds(Alpha, Beta, Pos, Val, NewAlpha, NewBeta),
+            if min_pos and val > alpha:           # newbounds(Alpha, Beta, Pos, Val, Val, Beta) :-
+                new_alpha, new_beta = val, beta   #     min_to_move(Pos), Val > Alpha, !.
+            elif not min_pos and val < beta:      # newbounds(Alpha, Beta, Pos, Val, Alpha, Val) :-
+                new_alpha, new_beta = alpha, val  #     max_to_move(Pos), Val < Beta, !.
+            else:                                 # newbounds(Alpha, Beta, _, _, Alpha, Beta).
+                new_alpha, new_beta = alpha, beta
             if note:
-                note("cut", pos, val, alpha, beta, "alpha" if maxing else "beta", pos_list[i:])
-            return pos, val                       # the cut: pos_list[i:] is never searched
-        new_alpha, new_beta = newbounds(alpha, beta, pos, val)  # newbounds(Alpha, Beta, Pos, Val, NewAlpha, NewBeta),
-        if note:
-            note("bounds", pos, val, alpha, beta, new_alpha, new_beta)
-        pos1, val1 = boundedbest(pos_list, i, new_alpha, new_beta)  # boundedbest(PosList, NewAlpha, NewBeta, Pos1, Val1),
-        return betterof(pos, val, pos1, val1)     # betterof(Pos, Val, Pos1, Val1, GoodPos, GoodVal).
-
-    def newbounds(alpha, beta, pos, val):
-        if max_to_move(pos):
-            if val < beta:                        # newbounds(Alpha, Beta, Pos, Val, Alpha, Val) :-
-                return alpha, val                 #   max_to_move(Pos), Val < Beta, !.
-        elif val > alpha:                         # newbounds(Alpha, Beta, Pos, Val, Val, Beta) :-
-            return val, beta                      #   min_to_move(Pos), Val > Alpha, !.
-        return alpha, beta                        # newbounds(Alpha, Beta, _, _, Alpha, Beta).
-
-    def betterof(pos, val, pos1, val1):
-        if max_to_move(pos):                      # betterof(Pos, Val, _, Val1, Pos, Val) :-
-            if val < val1:                        #   ... ; max_to_move(Pos), Val < Val1, !.
-                return pos, val
-        elif val > val1:                          #   min_to_move(Pos), Val > Val1, ! ; ...
-            return pos, val
-        return pos1, val1                         # betterof(_, _, Pos1, Val1, Pos1, Val1).
+                note("bounds", pos, val, alpha, beta, new_alpha, new_beta)
+            pending.append((pos, val, min_pos))
+            alpha, beta = new_alpha, new_beta     #     boundedbest(PosList, NewAlpha, NewBeta, Pos1, Val1),
+        # ... and on the way back each of them ends with betterof/6, the last one first:
+        good_pos, good_val = pos, val             # Pos1, Val1: what the rest of the list gave
+        for pos, val, min_pos in reversed(pending):
+            # betterof(Pos, Val, _, Val1, Pos, Val) :-
+            #     min_to_move(Pos), Val > Val1, ! ; max_to_move(Pos), Val < Val1, !.
+            if (val > good_val) if min_pos else (val < good_val):
+                good_pos, good_val = pos, val
+            # betterof(_, _, Pos1, Val1, Pos1, Val1): the later child stays
+        return good_pos, good_val
 
     best, value = run(tree, alphabeta, tree.root_node, alpha, beta)
-    return rec.result(best, value)
+    return rec.result(best, value, traced=note is not None, once=True)

@@ -11,7 +11,12 @@ implement too.  It must record the way the Prolog side is observed:
 
 ``visited`` keeps each node once, in the order first seen; ``leaves`` keeps
 every read, in order.  Both are kept as node handles (ints) while the
-search runs and named once, at the end.
+search runs; the :class:`~pyab.result.Result` names them, and finds the
+pruned nodes, only when a caller first reads those fields
+(``Result.deferred``).  An explicit tree names a node with a tuple lookup;
+an implicit one with ``names_of(nodes, known)`` when it has one (naming
+children from their parents' names, ``known`` kept for the pruned nodes),
+otherwise ``name_of``.
 
 Given an ``observe`` callback, the record also reports the frames a
 picture needs (``pyab.trace`` turns them into steps), always from MAX's
@@ -31,10 +36,11 @@ from typing import Any, Callable, Hashable, Sequence
 from ..result import Result
 from ..tree import Number, Tree
 
-__all__ = ["Recorder", "access", "pruned"]
+__all__ = ["Recorder", "access", "pruned", "sides"]
 
 # For an explicit Tree: who moves in each node, 1 for MAX (built once per tree).
 _MAX_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
+_MIN_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
 
 
 def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], Any],
@@ -52,6 +58,24 @@ def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], A
             parity = (1, 0) if tree.root_side == "max" else (0, 1)  # depth % 2 -> MAX moves?
             flags = _MAX_FLAGS[tree] = bytes(parity[d & 1] for d in tree.depth)
     return tree.kids.__getitem__, tree.values.__getitem__, flags.__getitem__
+
+
+def sides(tree: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """``(min_to_move, max_to_move)`` for ``tree``, each true where that
+    side moves: for an explicit :class:`Tree` lookups in bytes, for a tree
+    with an ``is_min`` of its own (a uniform tree's is the handle's lowest
+    bit, in C) that one; otherwise ``not is_max``."""
+    max_to_move = access(tree)[2]
+    if type(tree) is Tree:
+        flags = _MIN_FLAGS.get(tree)
+        if flags is None:
+            flags = _MIN_FLAGS[tree] = bytes(1 - f for f in _MAX_FLAGS[tree])
+        return flags.__getitem__, max_to_move
+    min_to_move = getattr(tree, "is_min", None)
+    if min_to_move is None:
+        def min_to_move(node: Any) -> bool:
+            return not max_to_move(node)
+    return min_to_move, max_to_move
 
 
 class Recorder:
@@ -107,39 +131,90 @@ class Recorder:
                 value = -value
             self.note("return", node, best, value)
 
-    def result(self, best: Hashable | None, value: Number, **extra: Any) -> Result:
+    def result(self, best: Hashable | None, value: Number, *, traced: bool = False,
+               once: bool = False, **extra: Any) -> Result:
+        """The Result of the search: ``best`` and ``value`` as given; leaves,
+        visited and pruned named from the record when first read (a traced
+        run, which names its events anyway, names them at once: so does a
+        search given ``traced=True``, for one that notes its own events).
+        ``once``: the search visits no node of an explicit :class:`Tree`
+        twice (each node is searched from its one parent, once), so the
+        record needs no pass to drop repeats; the Prolog run, observed on
+        its own, would show a repeat as a difference in ``visited``."""
         if self.note:
             self.note("return", self.tree.root_node, best, value)
-        seen = set(self.calls)
-        visited = self.calls if len(seen) == len(self.calls) else self.visited
-        cut = pruned(self.tree, visited, seen)
-        name = _namer(self.tree, visited + cut)
-        return Result(
-            best=None if best is None else name(best),
-            value=value,
-            leaves=tuple(map(name, self.leaves)),
-            visited=tuple(map(name, visited)),
-            pruned=tuple(map(name, cut)),
-            engine="python",
-            algorithm=self.algorithm,
-            extra=extra,
-        )
+        record = _Record(self.tree, self.calls, self.leaves, once and type(self.tree) is Tree)
+        best_name = None if best is None else record.name_of(best)
+        if self.note or traced:
+            return Result(best=best_name, value=value, leaves=record.leaf_names(),
+                          visited=record.visited_names(), pruned=record.pruned_names(),
+                          engine="python", algorithm=self.algorithm, extra=extra)
+        return Result.deferred(best_name, value, "python", self.algorithm,
+                               {"leaves": record.leaf_names, "visited": record.visited_names,
+                                "pruned": record.pruned_names}, extra=extra)
 
 
-def _namer(tree: Any, nodes: list[Hashable]) -> Callable[[Hashable], str]:
-    """A function from node to name: a tuple lookup for an explicit Tree;
-    for other trees each of ``nodes`` named once (``names_of`` in bulk when
-    the tree has it, parents before children), other nodes by ``name_of``."""
-    if type(tree) is Tree:
-        return tree.names.__getitem__
-    bulk = getattr(tree, "names_of", None)
-    names = dict(zip(nodes, bulk(nodes) if bulk else map(tree.name_of, nodes)))
-    get, name_of = names.get, tree.name_of
+class _Record:
+    """A search's record (node ids) and its names, each computed once, when
+    asked for: the visited nodes without repeats, the pruned nodes, the
+    names of all three lists."""
 
-    def name(node: Hashable) -> str:
-        found = get(node)
-        return name_of(node) if found is None else found
-    return name
+    def __init__(self, tree: Any, calls: list[Hashable], leaves: list[Hashable],
+                 once: bool = False):
+        self.tree, self.calls, self.leaves, self.once = tree, calls, leaves, once
+        self.explicit = type(tree) is Tree
+        self._visited: list[Hashable] | None = None
+        self._seen: set[Hashable] | None = None
+        self._names: dict[Hashable, str] | None = None  # implicit trees: node -> name
+
+    def name_of(self, node: Hashable) -> str:
+        return self.tree.names[node] if self.explicit else self.tree.name_of(node)
+
+    def visited(self) -> list[Hashable]:
+        if self._visited is None and self.once:
+            self._visited = self.calls
+        if self._visited is None:
+            seen = self._seen = set(self.calls)
+            self._visited = (self.calls if len(seen) == len(self.calls)
+                             else list(dict.fromkeys(self.calls)))
+        return self._visited
+
+    def _namer(self) -> Callable[[Hashable], str]:
+        """node -> name, in C where possible: a tuple's or a dict's lookup."""
+        if self.explicit:
+            return self.tree.names.__getitem__
+        if self._names is None:
+            visited = self.visited()
+            bulk = getattr(self.tree, "names_of", None)
+            if bulk is None:
+                self._names = dict(zip(visited, map(self.tree.name_of, visited)))
+            else:  # names_of(nodes, known) fills ``known``, for the pruned nodes later
+                self._names = {}
+                bulk(visited, known=self._names)
+        return self._names.__getitem__
+
+    def visited_names(self) -> tuple[str, ...]:
+        return tuple(map(self._namer(), self.visited()))
+
+    def leaf_names(self) -> tuple[str, ...]:
+        try:
+            return tuple(map(self._namer(), self.leaves))
+        except KeyError:  # a leaf read without a visit (no mirror does so): named alone
+            get, name_of = self._names.get, self.tree.name_of  # type: ignore[union-attr]
+            return tuple(n if (n := get(leaf)) is not None else name_of(leaf) for leaf in self.leaves)
+
+    def pruned_names(self) -> tuple[str, ...]:
+        visited = self.visited()
+        if self._seen is None:
+            self._seen = set(visited)
+        cut = pruned(self.tree, visited, self._seen)
+        if self.explicit:
+            return tuple(map(self.tree.names.__getitem__, cut))
+        bulk = getattr(self.tree, "names_of", None)
+        if bulk is None:
+            return tuple(map(self.tree.name_of, cut))
+        self._namer()  # the visited nodes' names: the pruned ones are named from their parents'
+        return tuple(bulk(cut, known=self._names))
 
 
 def _neg(x: Any) -> Any:

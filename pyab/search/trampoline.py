@@ -26,9 +26,10 @@ from typing import Any, Callable, Generator
 
 __all__ = ["FRAMES_PER_NODE", "run"]
 
-# Frames one node can hold on the stack at once: the slides' program
-# recurses over a node's children list (alphabeta -> boundedbest ->
-# goodenough -> boundedbest ...), two frames per child searched.
+# Frames one node can hold on the stack at once, with room to spare: the
+# mirrors put one or two frames per level of the tree (the slides'
+# program: alphabeta -> boundedbest), a search that recursed down a
+# children list would put two per child searched.
 FRAMES_PER_NODE = 4
 _UNKNOWN_SIZE = 1_000_000  # nodes assumed for a tree that does not say
 _lock = threading.Lock()

@@ -115,6 +115,9 @@ class Uniform:
     def is_max(self, node: int) -> bool:
         return not node & 1
 
+    #: True (1) where MIN moves: the handle's lowest bit, an int method (no Python frame).
+    is_min = (1).__and__
+
     def depth_of(self, node: int) -> int:
         return node & 63
 
@@ -143,11 +146,19 @@ class Uniform:
             path.append(str(a + 1))
         return "_".join(["r", *reversed(path)])
 
-    def names_of(self, nodes: Sequence[int]) -> list[str]:
-        """The names of ``nodes``, in bulk: a node listed after its parent
-        is named from the parent's name in one step (``name_of`` walks the
-        whole path).  Same names as ``name_of``."""
-        b, known, name_of = self.branching, {}, self.name_of
+    def names_of(self, nodes: Sequence[int], known: dict[int, str] | None = None) -> list[str]:
+        """The names of ``nodes``, in bulk (same names as ``name_of``).
+
+        ``known`` (node -> name) is used and extended.  A node whose parent
+        is known, or listed before it (a search's visited nodes are), is
+        named from the parent's name in one step; others by ``name_of``,
+        which walks the whole path."""
+        known = {} if known is None else known
+        try:
+            return list(map(known.__getitem__, nodes))  # all named already
+        except KeyError:
+            pass
+        b, name_of = self.branching, self.name_of
         suffix = [f"_{k}" for k in range(1, b + 1)]
         get, out = known.get, []
         for node in nodes:
