@@ -12,6 +12,9 @@ Rows, for the same uniform trees:
   writes the rules (numlist + maplist with a yall lambda, or with a helper
   predicate; the leaf value folded over the Dewey path at each leaf);
 * ``pyab prolog``: through the bridge, every call observed (counts-only);
+  on the trees of issue 17 (b=10 d=5 and b=40 d=4, random(1)) also with
+  names (the full lists of leaves, visited and pruned nodes, in Python),
+  with its leaves/s over the plain ``swipl`` run's in the last column;
 * ``pyab python``: the Python mirror.
 
 Times are CPU seconds (``statistics(cputime)`` inside swipl around the
@@ -92,6 +95,22 @@ def rows(quick: bool = False) -> list[dict]:
         for engine, s in measured:
             out.append({"tree": label, "leaves": leaves, "engine": engine, "seconds": s,
                         "leaves_per_s": leaves / s, "vs_python": leaves / s / py_rate})
+    # Observed with names against the bare program, on the trees of issue 17.
+    for b, d in ([(10, 5)] if quick else [(10, 5), (40, 4)]):
+        tree = Uniform(b, d, "random(1)")
+        params = [f"branching({b})", f"depth({d})", "ordering(random(1))"]
+        prolog.solve(tree, names=False)  # load the module and run each mode once,
+        prolog.solve(tree)               # so both runs below are warm
+        bare = _swipl(RULES, params, "n(0, 0, 0)")
+        counts, r = _cpu(lambda: prolog.solve(tree, names=False))
+        named, rn = _cpu(lambda: prolog.solve(tree))
+        leaves = r.extra["leaves_count"]
+        assert len(rn.leaves) == leaves, "names and counts read different leaves"
+        for engine, s in [("swipl, uniform.pl", bare), ("pyab prolog (observed, counts)", counts),
+                          ("pyab prolog (observed, names)", named)]:
+            out.append({"tree": f"b={b} d={d} random(1)", "leaves": leaves, "engine": engine,
+                        "seconds": s, "leaves_per_s": leaves / s, "vs_python": None,
+                        "vs_bare": bare / s})
     if not quick:  # the big one, Prolog only (the mirror would take a minute)
         b, d = 40, 4
         params = [f"branching({b})", f"depth({d})", "ordering(worst)"]
@@ -112,9 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="smaller trees")
     args = p.parse_args([] if argv is None else argv)
     print("slides' alpha-beta on uniform trees given as rules: leaves read per CPU second")
-    head = ("tree", "leaves", "engine", "CPU s", "leaves/s", "x mirror")
+    head = ("tree", "leaves", "engine", "CPU s", "leaves/s", "x mirror", "x bare swipl")
     table = [(r["tree"], f"{r['leaves']:,}", r["engine"], f"{r['seconds']:.3f}",
-              f"{r['leaves_per_s']:,.0f}", "-" if r["vs_python"] is None else f"{r['vs_python']:.1f}")
+              f"{r['leaves_per_s']:,.0f}", "-" if r["vs_python"] is None else f"{r['vs_python']:.1f}",
+              f"{r['vs_bare']:.2f}" if "vs_bare" in r else "-")
              for r in rows(args.quick)]
     widths = [max(len(h), *(len(t[i]) for t in table)) for i, h in enumerate(head)]
     print("  ".join(h.ljust(w) for h, w in zip(head, widths)))

@@ -5,6 +5,7 @@
             rules_mode/2,       % +Module, +Mode
             solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
+            answer_lists/6,     % +Out, -Head, -Leaves, -Visited, -Pruned, -Rest
             recycle/1,          % +Module
             drop/1,             % +Module
             entry/8,            % ?Alg, ?Root, ?Alpha, ?Beta, ?Depth, ?Best, ?Val, -Goal

@@ -622,6 +622,11 @@ class Engine:
             return (self._rt.call("algorithms_text", [None])[0] or "").split("\0")
 
 
+# A flag per visited node, "1" for a leaf read once (see answer_/5 in
+# prolog/bridge/run.pl), as the bytes itertools.compress wants.
+_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
+
+
 def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, list[str]]:
     """Decode solve/9's answer; also the fields after it (trace events)."""
     _, flag, best, value, nl, nv, np_ = fields[:7]
@@ -630,17 +635,30 @@ def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, lis
         return Result(best=best_or_none, value=_parse_number(value), leaves=(), visited=(),
                       pruned=(), engine="prolog", algorithm=algorithm,
                       extra={"leaves_count": int(nl), "visited_count": int(nv)}), []
-    nl_, nv_, np2 = int(nl), int(nv), int(np_)
-    items = fields[7:7 + nl_ + nv_ + np2]
+    nv_, np2 = int(nv), int(np_)
+    if nl.startswith("f"):  # the leaves: the visited nodes flagged in one more field
+        visited = tuple(fields[7:7 + nv_])
+        pruned = tuple(fields[7 + nv_:7 + nv_ + np2])
+        flags = fields[7 + nv_ + np2]
+        leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
+        if len(flags) != nv_ or len(leaves) != int(nl[1:]):
+            raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
+        rest = fields[8 + nv_ + np2:]
+    else:
+        nl_ = int(nl)
+        items = fields[7:7 + nl_ + nv_ + np2]
+        leaves, visited, pruned = (tuple(items[:nl_]), tuple(items[nl_:nl_ + nv_]),
+                                   tuple(items[nl_ + nv_:]))
+        rest = fields[7 + nl_ + nv_ + np2:]
     return Result(
         best=best_or_none,
         value=_parse_number(value),
-        leaves=tuple(items[:nl_]),
-        visited=tuple(items[nl_:nl_ + nv_]),
-        pruned=tuple(items[nl_ + nv_:]),
+        leaves=leaves,
+        visited=visited,
+        pruned=pruned,
         engine="prolog",
         algorithm=algorithm,
-    ), fields[7 + nl_ + nv_ + np2:]
+    ), rest
 
 
 def _trace_events(fields: list[str]) -> list[tuple[Any, ...]]:

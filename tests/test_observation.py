@@ -86,6 +86,39 @@ def expected(tree, calls):
     return tuple(leaves), tuple(tree.name_of(n) for n in seen), tuple(pruned)
 
 
+# The slides' program, except that a leaf's value is read twice: in depth-first
+# order, but leaves are not one per visited node, so the answer lists them.
+READ_TWICE = """\
+alphabeta(Pos, _, _, _, Val) :- tw_(Pos, Val).
+tw_(Pos, 0) :- moves(Pos, Kids), !, all_(Kids).
+tw_(Pos, Val) :- staticval(Pos, Val), staticval(Pos, Val).
+all_([]).
+all_([K|Ks]) :- tw_(K, _), all_(Ks).
+"""
+
+
+def calls_read_twice(tree, n, out):
+    out.append(("m", n))
+    kids = tree.kids_of(n)
+    if kids:
+        for k in kids:
+            calls_read_twice(tree, k, out)
+    else:
+        out += [("s", n), ("s", n)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(tree=trees())
+def test_a_leaf_read_twice_is_listed_twice(tmp_path_factory, tree):
+    program = tmp_path_factory.mktemp("twice") / "twice.pl"
+    program.write_text(READ_TWICE)
+    calls: list = []
+    calls_read_twice(tree, tree.root_node, calls)
+    res = pyab.solve(tree, program=str(program))
+    assert observed(res) == expected(tree, calls)
+    assert len(res.leaves) == 2 * sum(1 for n in range(len(tree)) if not tree.kids_of(n))
+
+
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory):
     d = tmp_path_factory.mktemp("orders")

@@ -2,9 +2,15 @@
           [ observe_module/1,   % +Module
             recording/5,        % +Mode, +Size, +Deadline, :Goal, -Record
             record_event/2,     % +Kind, +Position
+            moves_called/1,     % +Position
+            staticval_called/1, % +Position
+            moves_/3,           % +Record, +Record, +Position (the wrappers)
+            staticval_/3,       % +Record, +Record, +Position
             trace_event/1,      % +Event
             event_count/1,      % -Count
             last_event/1,       % -Event
+            record_names/8,     % +Record, :Kids, :Name, :KidNames, -Leaves, -Visited, -Pruned, -NL
+            leaf_names_//2,     % +Visited, +Flag
             record_lists/5,     % +Record, :Kids, -Leaves, -Visited, -Pruned
             record_counts/3,    % +Record, -Leaves, -Visited
             record_trace/2      % +Record, -Events
@@ -17,25 +23,33 @@ records an event in the record of the running search, the global variable
 `pyab_record` (declared in prolog/bridge/state.pl).  Outside recording/5
 it is `off` and nothing is recorded.
 
-The record is record(Mode, Count, Store, Leaves, Visited, Last, Deadline):
+The record's name is its mode (the wrappers pick their clause by it, with
+no test); Deadline comes first in each:
 
-  - Mode `names`: arguments 1..Count of Store are the calls, in order: an
-    atom P for moves(P, _) (m(P) when P is not an atom) and s(P) for
-    staticval(P, _).  nb_setarg/3 keeps them when the search backtracks
-    and costs less than assertz/1 (docs/performance.md); a full store is
-    copied into one twice its size.
-  - Mode `trace`: as `names`, and solve_traced/8's wrappers add t(Event).
-  - Mode `counts`: nothing is stored; Leaves counts staticval/2 calls and
-    Visited the calls on a position other than the one queried just before
-    (Last).  That equals the number of distinct positions for any search
-    that asks about a node in one go (moves/2, then staticval/2 when it has
-    no moves), as every program here does.
+  - names(Deadline, Count, Store): arguments 1..Count of Store are the
+    calls, in order: an atom P for moves(P, _) (m(P) when P is not an
+    atom), s(P) for staticval(P, _), and `[]` for staticval(P, _) on the
+    position of the call just before (a leaf is asked moves/2, then
+    staticval/2: nothing is copied for the second call).  nb_setarg/3
+    keeps them when the search backtracks and costs less than assertz/1
+    (docs/performance.md); a full store is copied into one twice its size.
+  - trace(Deadline, Count, Store): as `names` but staticval/2 is always
+    s(P), and solve_traced/8's wrappers add t(Event).
+  - counts(Deadline, Leaves, Visited, Last): nothing is stored; Leaves
+    counts staticval/2 calls and Visited the calls on a position other
+    than the one queried just before (Last).  That equals the number of
+    distinct positions for any search that asks about a node in one go
+    (moves/2, then staticval/2 when it has no moves), as every program
+    here does.
 
 Deadline is `inf` or a get_time/1 stamp: every 1,024 events the recorder
 throws time_limit_exceeded once it has passed.  call_with_time_limit/2
 stops the search too, but its alarm thread does not survive a fork(2) of
 the process that runs it (a Python worker forked after a timed-out solve
 waited forever); the recorder needs no thread.
+
+The file is compiled with the `optimise` flag (arithmetic inline, as in
+prolog/trees/uniform.pl); the flag is local to the file.
 */
 
 :- use_module(library(prolog_wrap)).
@@ -43,9 +57,20 @@ waited forever); the recorder needs no thread.
 :- use_module(library(apply)).
 :- use_module(library(error)).          % must_be/2: autoloading it read the library index (~5 ms)
 
+:- set_prolog_flag(optimise, true).    % compiled arithmetic, this file only
+
 :- meta_predicate
     recording(+, +, +, 0, -),
-    record_lists(+, 2, -, -, -).
+    record_lists(+, 2, -, -, -),
+    record_names(+, 2, 2, 4, -, -, -, -).
+
+%   The record is read with nb_getval/2 (nb_current/2 and a test cost more
+%   per call); a thread that never recorded finds it `off` through this
+%   hook, the one SWI-Prolog calls for a global variable not yet set.
+
+:- multifile user:exception/3.
+user:exception(undefined_global_variable, pyab_record, retry) :-
+    nb_setval(pyab_record, off).
 
 %!  observe_module(+M) is det.
 %
@@ -57,9 +82,13 @@ observe_module(M) :-
     (   predicate_property(M:moves(_, _), wrapped(pyab_observe))
     ->  true
     ;   wrap_predicate(M:moves(P1, _), pyab_observe, W1,
-                       ( pyab_observe:record_event(m, P1), W1 )),
+                       ( nb_getval(pyab_record, R1),
+                         pyab_observe:moves_(R1, R1, P1),
+                         W1 )),
         wrap_predicate(M:staticval(P2, _), pyab_observe, W2,
-                       ( pyab_observe:record_event(s, P2), W2 ))
+                       ( nb_getval(pyab_record, R2),
+                         pyab_observe:staticval_(R2, R2, P2),
+                         W2 ))
     ).
 
 %!  recording(+Mode, +Size, +Deadline, :Goal, -Record) is semidet.
@@ -70,46 +99,78 @@ observe_module(M) :-
 
 recording(Mode, Size, Deadline, Goal, Record) :-
     must_be(oneof([names, trace, counts]), Mode),
-    functor(Store, events, Size),
-    setup_call_cleanup(nb_setval(pyab_record,
-                                 record(Mode, 0, Store, 0, 0, '$none', Deadline)),
+    fresh_record_(Mode, Size, Deadline, Record0),
+    setup_call_cleanup(nb_setval(pyab_record, Record0),
                        ( once(Goal),
                          nb_getval(pyab_record, Record) ),
                        nb_setval(pyab_record, off)).
 
+fresh_record_(names, Size, Deadline, names(Deadline, 0, Store)) :-
+    functor(Store, events, Size).
+fresh_record_(trace, Size, Deadline, trace(Deadline, 0, Store)) :-
+    functor(Store, events, Size).
+fresh_record_(counts, _, Deadline, counts(Deadline, 0, 0, '$none')).
+
 %!  record_event(+Kind, +P) is det.
 %
-%   Kind `m`: moves(P, _) was called; `s`: staticval(P, _).
+%   Kind `m`: moves(P, _) was called; `s`: staticval(P, _).  The wrappers
+%   do what moves_called/1 and staticval_called/1 do, inline: read the
+%   record and pick the clause of its mode, which has the store inlined,
+%   since every predicate call here costs about as much as one of the
+%   search's own calls.
 
-record_event(K, P) :-
-    (   nb_current(pyab_record, R),
-        compound(R)
-    ->  arg(1, R, Mode),
-        record_(Mode, R, K, P)
-    ;   true
-    ).
+record_event(m, P) :-
+    moves_called(P).
+record_event(s, P) :-
+    staticval_called(P).
 
-record_(counts, R, K, P) :-
-    !,
-    arg(6, R, Last),
+moves_called(P) :-
+    nb_getval(pyab_record, R),
+    moves_(R, R, P).
+
+staticval_called(P) :-
+    nb_getval(pyab_record, R),
+    staticval_(R, R, P).
+
+moves_(off, _, _).
+moves_(names(_, N0, Store), R, P) :-
+    (   atom(P) -> E = P ; E = m(P) ),
+    N is N0 + 1,
+    (   nb_setarg(N, Store, E) -> true ; grow_(R, N, E) ),
+    nb_setarg(2, R, N),
+    (   N /\ 1023 =:= 0 -> deadline_(R) ; true ).
+moves_(trace(_, N0, Store), R, P) :-
+    (   atom(P) -> E = P ; E = m(P) ),
+    store_(R, N0, Store, E).
+moves_(counts(_, _, V0, Last), R, P) :-
+    count_visit_(P, Last, V0, R).
+
+staticval_(off, _, _).
+staticval_(names(_, N0, Store), R, P) :-
+    (   arg(N0, Store, E0),             % fails for N0 = 0
+        (   E0 == P -> true ; E0 = m(P0), P0 == P )
+    ->  E = []
+    ;   E = s(P)
+    ),
+    N is N0 + 1,
+    (   nb_setarg(N, Store, E) -> true ; grow_(R, N, E) ),
+    nb_setarg(2, R, N),
+    (   N /\ 1023 =:= 0 -> deadline_(R) ; true ).
+staticval_(trace(_, N0, Store), R, P) :-
+    store_(R, N0, Store, s(P)).
+staticval_(counts(_, L0, V0, Last), R, P) :-
+    count_visit_(P, Last, V0, R),
+    L is L0 + 1,
+    nb_setarg(2, R, L).
+
+count_visit_(P, Last, V0, R) :-
     (   P == Last
     ->  true
-    ;   arg(5, R, V0),
-        V is V0 + 1,
-        nb_setarg(5, R, V),
-        nb_setarg(6, R, P),
+    ;   V is V0 + 1,
+        nb_setarg(3, R, V),
+        nb_setarg(4, R, P),
         (   V /\ 1023 =:= 0 -> deadline_(R) ; true )
-    ),
-    (   K == s
-    ->  arg(4, R, L0),
-        L is L0 + 1,
-        nb_setarg(4, R, L)
-    ;   true
     ).
-record_(_, R, m, P) :-
-    (   atom(P) -> store_(R, P) ; store_(R, m(P)) ).
-record_(_, R, s, P) :-
-    store_(R, s(P)).
 
 %!  trace_event(+Event) is det.
 %
@@ -117,27 +178,30 @@ record_(_, R, s, P) :-
 
 trace_event(Event) :-
     nb_getval(pyab_record, R),
-    store_(R, t(Event)).
+    R = trace(_, N0, Store),
+    store_(R, N0, Store, t(Event)).
 
-store_(R, E) :-
-    arg(2, R, N0),
+store_(R, N0, Store, E) :-
     N is N0 + 1,
-    arg(3, R, Store),
-    (   nb_setarg(N, Store, E)          % fails when N is past the end
-    ->  true
-    ;   compound_name_arguments(Store, Name, Args),
-        length(Args, Size),
-        length(More, Size),
-        append(Args, More, Args2),
-        compound_name_arguments(Bigger, Name, Args2),
-        nb_setarg(N, Bigger, E),
-        nb_setarg(3, R, Bigger)
-    ),
+    (   nb_setarg(N, Store, E) -> true ; grow_(R, N, E) ),
     nb_setarg(2, R, N),
     (   N /\ 1023 =:= 0 -> deadline_(R) ; true ).
 
+%   nb_setarg/3 failed: N is past the end of the store.  Copy it into one
+%   twice its size.
+
+grow_(R, N, E) :-
+    arg(3, R, Store),
+    compound_name_arguments(Store, Name, Args),
+    length(Args, Size),
+    length(More, Size),
+    append(Args, More, Args2),
+    compound_name_arguments(Bigger, Name, Args2),
+    nb_setarg(N, Bigger, E),
+    nb_setarg(3, R, Bigger).
+
 deadline_(R) :-
-    arg(7, R, Deadline),
+    arg(1, R, Deadline),
     (   Deadline == inf
     ->  true
     ;   get_time(Now),
@@ -162,33 +226,155 @@ last_event(E) :-
     arg(3, R, Store),
     arg(N, Store, E).
 
+%!  record_names(+Record, :Kids, :Name, :KidNames, -Leaves, -Visited, -Pruned, -NL) is det.
+%
+%   The observed lists, as names.  Visited: every position in the order
+%   it was first queried (moves/2 or staticval/2).  Pruned: the roots of
+%   the subtrees the search cut off, the unvisited children of visited
+%   nodes, in depth-first tree order.  Leaves: every staticval/2 call, in
+%   order, NL of them; either a list of names or flags(Flags), a string
+%   with a character per visited node, `1` when it is a leaf that was read
+%   once and `0` otherwise (the leaves are then the visited nodes flagged
+%   `1`, in order: they are not listed twice).
+%
+%   call(Kids, P, Ks) gives the children of P (fails for a leaf);
+%   call(Name, P, N) names a position; call(KidNames, P, N, Ks, Ns) names
+%   the children Ks of P, named N.  They are called outside any recording.
+%
+%   Every program here queries the nodes in depth-first tree order, each
+%   in one go (moves/2, then staticval/2 for a leaf).  For such a search
+%   one walk of the tree from the first position queried, depth first,
+%   reads the record as it goes: a child is visited exactly when the next
+%   calls in the record are on it, and is pruned otherwise.  So the walk
+%   needs no lookup, names each node it meets once, and builds no list of
+%   the record.  It is accepted only if it uses up the record exactly,
+%   which proves that every node it took as visited was visited, and that
+%   every visited node was reached once.  Otherwise (a program that asks
+%   about a node again later, or searches right to left) record_lists/5
+%   takes the general path.
+
+record_names(Record, Kids, Name, KidNames, Leaves, Visited, Pruned, NL) :-
+    calls_(Record, N, Store),
+    (   N =:= 0
+    ->  Leaves = [], Visited = [], Pruned = [], NL = 0
+    ;   arg(1, Store, E0),
+        event_position_(E0, Root),
+        call(Name, Root, RootName),
+        walk_([Root], [RootName], [], 1, N, Store, Kids, KidNames,
+              Visited0, Flags, Pruned0, 0, NL0, IEnd),
+        IEnd =:= N + 1
+    ->  Visited = Visited0,
+        Pruned = Pruned0,
+        NL = NL0,
+        string_codes(FlagS, Flags),
+        (   split_string(FlagS, "", "01", [""])     % every flag is 0 or 1
+        ->  Leaves = flags(FlagS)
+        ;   foldl(leaf_names_, Visited, Flags, Leaves, [])
+        )
+    ;   record_lists(Record, Kids, Leaves0, Visited0, Pruned0),
+        maplist(Name, Leaves0, Leaves),
+        maplist(Name, Visited0, Visited),
+        maplist(Name, Pruned0, Pruned),
+        length(Leaves, NL)
+    ).
+
+%   calls_(+Record, -N, -Store): the calls on moves/2 and staticval/2,
+%   arguments 1..N of Store.  A traced record's t(Event) entries are left
+%   out (a traced search is small: they are copied into a new store).
+
+calls_(names(_, N, Store), N, Store).
+calls_(trace(_, N0, Store0), N, Store) :-
+    findall(E, ( between(1, N0, I), arg(I, Store0, E), E \= t(_) ), Es),
+    Store =.. [events|Es],
+    length(Es, N).
+
+%   leaf_names_(+V, +Flag)//: V as many times as Flag says (0'0 + count).
+
+leaf_names_(V, Flag) -->
+    { C is Flag - 0'0 },
+    repeated_(C, V).
+
+repeated_(0, _) --> !, [].
+repeated_(C, V) --> [V], { C1 is C - 1 }, repeated_(C1, V).
+
+event_position_(E, P) :-
+    (   atom(E) -> P = E
+    ;   E = m(P) -> true
+    ;   E = s(P)
+    ).
+
+%   walk_(+Siblings, +Names, +Stack, +I, +N, +Store, :Kids, :KidNames,
+%         -Visited, -Flags, -Pruned, +L0, -L, -IEnd): Siblings (named
+%   Names) are the nodes still to walk at this level, Stack the
+%   Siblings-Names of the levels above (so no list of children is copied,
+%   and a long chain needs no deep recursion).  I is the next call of the
+%   record: when it is on the sibling K (a moves/2 call, counted 0, or a
+%   staticval/2 call, counted 1), K is visited and run_/7 takes the calls
+%   on K that follow.  Flags has a code per visited node: 0'0 plus its
+%   staticval/2 calls; L0..L counts those calls.  (The tests are written
+%   out here rather than called: this is the loop of the answer.)
+
+walk_([], [], Stack, I, N, Store, Kids, KidNames, V, F, P, L0, L, IEnd) :-
+    (   Stack = [Ks-Ns|Stack1]
+    ->  walk_(Ks, Ns, Stack1, I, N, Store, Kids, KidNames, V, F, P, L0, L, IEnd)
+    ;   V = [], F = [], P = [], L = L0, IEnd = I
+    ).
+walk_([K|Ks], [KN|KNs], Stack, I, N, Store, Kids, KidNames, V, F, P, L0, L, IEnd) :-
+    (   I =< N,
+        arg(I, Store, E),
+        (   E == K
+        ->  C1 = 0
+        ;   E = m(Q)
+        ->  Q == K, C1 = 0
+        ;   E = s(Q), Q == K, C1 = 1
+        )
+    ->  I1 is I + 1,
+        run_(I1, N, Store, K, C1, I2, C),
+        V = [KN|V1],
+        Flag is 0'0 + C,
+        F = [Flag|F1],
+        L1 is L0 + C,
+        (   call(Kids, K, Cs)
+        ->  call(KidNames, K, KN, Cs, CNs),
+            walk_(Cs, CNs, [Ks-KNs|Stack], I2, N, Store, Kids, KidNames, V1, F1, P, L1, L, IEnd)
+        ;   walk_(Ks, KNs, Stack, I2, N, Store, Kids, KidNames, V1, F1, P, L1, L, IEnd)
+        )
+    ;   P = [KN|P1],
+        walk_(Ks, KNs, Stack, I, N, Store, Kids, KidNames, V, F, P1, L0, L, IEnd)
+    ).
+
+%   `[]` is staticval/2 on the position of the call before, here K.
+
+run_(I, N, Store, K, C0, I1, C) :-
+    (   I =< N,
+        arg(I, Store, E),
+        (   E == []
+        ->  C2 is C0 + 1
+        ;   E == K
+        ->  C2 = C0
+        ;   E = s(Q)
+        ->  Q == K, C2 is C0 + 1
+        ;   E = m(Q), Q == K, C2 = C0
+        )
+    ->  I2 is I + 1,
+        run_(I2, N, Store, K, C2, I1, C)
+    ;   I1 = I,
+        C = C0
+    ).
+
 %!  record_lists(+Record, :Kids, -Leaves, -Visited, -Pruned) is det.
 %
-%   The observed lists.  Leaves: every staticval/2 call, in order.
-%   Visited: every position in the order it was first queried (moves/2 or
-%   staticval/2).  Pruned: the roots of the subtrees the search cut off,
-%   the unvisited children of visited nodes, in depth-first tree order.
-%   call(Kids, P, Ks) gives the children of P (fails for a leaf); it is
-%   called outside any recording.
-%
-%   One pass over the record gives the leaves and the runs of calls on one
-%   position (a node is asked moves/2, then staticval/2 when it has no
-%   moves).  Then one walk over the tree, depth-first, finds the pruned
-%   nodes.  It first takes the runs as visited in tree order, each once,
-%   as every program here searches: then a child is visited exactly when it
-%   is the next run, and the walk needs no lookup.  If the walk does not use
-%   up the runs exactly, the search went another way (or came back to a
-%   position), and the same walk runs again over the first occurrences,
-%   asking a trie (C hash lookups) which children were visited.
+%   The observed lists as positions, for any search (record_names/8's
+%   general path).  One pass over the record gives the leaves and the
+%   runs of calls on one position; the first occurrences are the visited
+%   nodes; a walk over the tree from the first, asking a trie (C hash
+%   lookups) which children were visited, gives the pruned ones.
 
-record_lists(record(_, N, Store, _, _, _, _), Kids, Leaves, Visited, Pruned) :-
+record_lists(Record, Kids, Leaves, Visited, Pruned) :-
+    calls_(Record, N, Store),
     events_lists_(1, N, Store, '$none', Leaves, Runs),
     (   Runs == []
     ->  Visited = [], Pruned = []
-    ;   Runs = [Root|_],
-        pruned_walk_([Root], [], Kids, in_order, Runs, Rest, Pruned0),
-        Rest == []
-    ->  Visited = Runs, Pruned = Pruned0
     ;   first_occurrences_(Runs, Visited),
         Visited = [Root|_],
         setup_call_cleanup(trie_new(Seen),
@@ -203,17 +389,16 @@ events_lists_(I, N, _, _, [], []) :-
 events_lists_(I, N, Store, Last, Leaves, Visited) :-
     arg(I, Store, E),
     I1 is I + 1,
-    (   E = t(_)
-    ->  events_lists_(I1, N, Store, Last, Leaves, Visited)
-    ;   (   atom(E)
-        ->  P = E, Leaves = Leaves1
-        ;   E = s(P)
-        ->  Leaves = [P|Leaves1]
-        ;   E = m(P), Leaves = Leaves1
-        ),
-        (   P == Last -> Visited = Visited1 ; Visited = [P|Visited1] ),
-        events_lists_(I1, N, Store, P, Leaves1, Visited1)
-    ).
+    (   E == []                         % staticval/2 on the call before's position
+    ->  P = Last, Leaves = [P|Leaves1]
+    ;   atom(E)
+    ->  P = E, Leaves = Leaves1
+    ;   E = s(P)
+    ->  Leaves = [P|Leaves1]
+    ;   E = m(P), Leaves = Leaves1
+    ),
+    (   P == Last -> Visited = Visited1 ; Visited = [P|Visited1] ),
+    events_lists_(I1, N, Store, P, Leaves1, Visited1).
 
 %   Keep the first of each position (sort/4 is stable, so @< keeps the
 %   earliest), then restore the order: sorting does it in C.
@@ -232,8 +417,8 @@ numbered_([P|Ps], I, [P-I|Ns]) :-
 %   pruned_walk_(+Siblings, +Stack, :Kids, +Seen, +Visited0, -Visited, -Pruned):
 %   Siblings are the nodes still to walk at this level, Stack those of the
 %   levels above (a list of lists, so no list of children is copied, and no
-%   deep recursion on long chains).  Seen is `in_order` (a node is visited
-%   when it is the head of Visited0, which it then leaves) or trie(T).
+%   deep recursion on long chains).  Seen is trie(T): a node is visited
+%   when it is in T.
 
 pruned_walk_([], Stack, Kids, Seen, V0, V, Pruned) :-
     (   Stack = [Siblings|Stack1]
@@ -251,18 +436,18 @@ pruned_walk_([K|Siblings], Stack, Kids, Seen, V0, V, Pruned) :-
         pruned_walk_(Siblings, Stack, Kids, Seen, V0, V, Pruned1)
     ).
 
-seen_(in_order, K, [V|Vs], Vs) :-
-    V == K.
 seen_(trie(T), K, Vs, Vs) :-
     trie_lookup(T, K, _).
 
-%!  record_counts(+Record, -Leaves, -Visited) is det.
+%!  record_counts(+Record, -Leaves, -Visited) is semidet.
+%
+%   The counts of a record in mode `counts`.
 
-record_counts(record(counts, _, _, Leaves, Visited, _, _), Leaves, Visited).
+record_counts(counts(_, Leaves, Visited, _), Leaves, Visited).
 
 %!  record_trace(+Record, -Events) is det.
 %
 %   The t(Event) entries of the record, in order.
 
-record_trace(record(_, N, Store, _, _, _, _), Events) :-
+record_trace(trace(_, N, Store), Events) :-
     findall(E, ( between(1, N, I), arg(I, Store, t(E)) ), Events).

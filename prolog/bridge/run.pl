@@ -1,6 +1,7 @@
 :- module(pyab_run,
           [ solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
+            answer_lists/6,     % +Out, -Head, -Leaves, -Visited, -Pruned, -Rest
             entry/8,            % ?Alg, ?Root, ?Alpha, ?Beta, ?Depth, ?Best, ?Val, -Goal
             algorithm/3         % ?Name, ?PrologFile, ?EntryText
           ]).
@@ -163,6 +164,11 @@ run_limited_(Seconds, Goal) :-
 %   staticval/2); leaves: every staticval/2 call; pruned: unvisited
 %   children of visited nodes, in depth-first tree order.  A rules tree
 %   in `counts` mode gives the counts and no names (pruned: 0).
+%
+%   When each leaf was read once, in the order visited (every program
+%   here), the leaves are not listed again: the leaf count is sent as
+%   "f<Count>" and after the visited and pruned names comes one field,
+%   a flag per visited node (record_names/8), which pyab/prolog.py reads.
 
 answer_(Tree, Best, Val, Record, Out) :-
     (   var(Best)
@@ -172,24 +178,72 @@ answer_(Tree, Best, Val, Record, Out) :-
     format(string(ValS), "~q", [Val]),
     (   record_counts(Record, NL, NV)
     ->  Parts = ["ok", BestFlag, BestS, ValS, NL, NV, 0]
-    ;   (   rules_module(Tree, _, _)
-        ->  Kids = Tree:moves, Text = position_text(Tree)
-        ;   Kids = Tree:tree, Text = name_text_
-        ),
-        record_lists(Record, Kids, Leaves, Visited, Pruned),
-        length(Leaves, NL), length(Visited, NV), length(Pruned, NP),
-        maplist(Text, Leaves, LeafS),
-        maplist(Text, Visited, VisitedS),
-        maplist(Text, Pruned, PrunedS),
-        append([["ok", BestFlag, BestS, ValS, NL, NV, NP], LeafS, VisitedS, PrunedS], Parts)
+    ;   naming_(Tree, Kids, Name, KidNames),
+        record_names(Record, Kids, Name, KidNames, Leaves, Visited, Pruned, NL),
+        length(Visited, NV), length(Pruned, NP),
+        (   Leaves = flags(Flags)
+        ->  format(string(NLS), "f~d", [NL]),
+            append([["ok", BestFlag, BestS, ValS, NLS, NV, NP], Visited, Pruned, [Flags]], Parts)
+        ;   append([["ok", BestFlag, BestS, ValS, NL, NV, NP], Leaves, Visited, Pruned], Parts)
+        )
     ),
     atomic_list_concat(Parts, '\u0000', OutA),
     atom_string(OutA, Out).
 
-%   A fact tree's node names are atoms, their own text (a part for
-%   atomic_list_concat/3 as they are).  The children for the pruned walk:
-%   tree/2 of a fact tree (the facts as loaded), moves/2 of a rules tree
-%   (called outside the record, so nothing is recorded).
+%!  answer_lists(+Out, -Head, -Leaves, -Visited, -Pruned, -Rest) is semidet.
+%
+%   Read the answer of solve/9 or solve_traced/8 (in mode `names`), for
+%   Prolog callers; pyab/prolog.py reads it the same way.  Head is
+%   [ok, BestFlag, Best, Val], Leaves, Visited and Pruned the names, Rest
+%   the fields after them (a traced run's events); all are atoms.
+
+answer_lists(Out, [ok, Flag, Best, Val], Leaves, Visited, Pruned, Rest) :-
+    % split_string/4 merges adjacent NUL separators (SWI 9.0.4), so an
+    % empty field would vanish; atomic_list_concat/3 in split mode keeps it.
+    atomic_list_concat([ok, Flag, Best, Val, NLA, NVA, NPA|Fields], '\u0000', Out),
+    atom_number(NVA, NV),
+    atom_number(NPA, NP),
+    (   atom_concat(f, NLS, NLA)
+    ->  atom_number(NLS, NL),
+        length(Visited, NV), append(Visited, Fields1, Fields),
+        length(Pruned, NP), append(Pruned, [FlagsA|Rest], Fields1),
+        atom_codes(FlagsA, Flags),
+        foldl(leaf_names_, Visited, Flags, Leaves, []),
+        length(Leaves, NL)
+    ;   atom_number(NLA, NL),
+        length(Leaves, NL), append(Leaves, Fields1, Fields),
+        length(Visited, NV), append(Visited, Fields2, Fields1),
+        length(Pruned, NP), append(Pruned, Rest, Fields2)
+    ).
+
+%   How to walk and name a tree's positions for record_names/8.  A fact
+%   tree: tree/2 gives the children (the facts as loaded), and a node's
+%   name is the atom itself (the loaders accept atoms only).  A rules
+%   tree: moves/2 (called outside the record, so nothing is recorded) and
+%   position_name/2, or the file's position_names/4 when it has one: the
+%   names of all the children of a position at once, from its name.
+
+naming_(Tree, Kids, Name, KidNames) :-
+    (   rules_module(Tree, _, _)
+    ->  Kids = Tree:moves,
+        Name = pyab_run:rules_name_(Tree),
+        (   predicate_property(Tree:position_names(_, _, _, _), defined)
+        ->  KidNames = Tree:position_names
+        ;   KidNames = pyab_run:rules_kid_names_(Tree)
+        )
+    ;   Kids = Tree:tree,
+        Name = pyab_run:name_text_,
+        KidNames = pyab_run:fact_kid_names_
+    ).
+
+rules_name_(Tree, P, S) :-
+    Tree:position_name(P, N),
+    text_to_string(N, S).
+
+rules_kid_names_(Tree, _, _, Ks, Ns) :-
+    maplist(rules_name_(Tree), Ks, Ns).
+
+fact_kid_names_(_, _, Ks, Ks).
 
 name_text_(P, S) :-
     (   atom(P) -> S = P ; format(string(S), "~q", [P]) ).

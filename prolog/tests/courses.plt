@@ -112,13 +112,9 @@ run_vector(V, Best, Val, Leaves, Visited, Pruned) :-
     atom_string(Root, RootS),
     solve(M, P, Program, V.algorithm, RootS, AS, BS, Opts, Out),
     drop(M),
-    atomic_list_concat(Fields, '\u0000', Out),
-    Fields = [ok, Flag, BestA, ValA, NL, NV, NP|Names],
+    answer_lists(Out, [ok, Flag, BestA, ValA], Leaves, Visited, Pruned, []),
     ( Flag == '1' -> Best = BestA ; Best = null ),
-    atom_number(ValA, Val),
-    maplist(atom_number, [NL, NV, NP], [L, W, _]),
-    length(Leaves, L), append(Leaves, Rest, Names),
-    length(Visited, W), append(Visited, Pruned, Rest).
+    atom_number(ValA, Val).
 
 %   The bound flag by the rule docs/courses.md gives: strict cuts (bratko,
 %   strict-cut) make [Alpha, Beta] exact; cuts on equality (aima) only the

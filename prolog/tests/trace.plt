@@ -27,12 +27,9 @@ traced_(AlphaS, BetaS, Fields, Events) :-
     program_(File),
     pyab_bridge:solve_traced(trace_test_t, trace_test_t_p1_trace, File, "a",
                              AlphaS, BetaS, "inf 0", Out),
-    split_string(Out, "\u0000", "", Fields),
-    Fields = ["ok", _, _, _, NLS, NVS, NPS|Rest],
-    maplist(number_string, [NL, NV, NP], [NLS, NVS, NPS]),
-    Skip is NL + NV + NP,
-    length(Skipped, Skip),
-    append(Skipped, Events, Rest).
+    pyab_bridge:answer_lists(Out, Head, _, _, _, Rest),
+    maplist(atom_string, Head, Fields),
+    maplist(atom_string, Rest, Events).
 
 test(answer, [true(Best-Val == "b"-"3")]) :-
     traced_("-1000", "1000", ["ok", "1", Best, Val|_], _).

@@ -112,14 +112,9 @@ run_vector(V, Best, Val, Leaves) :-
     atom_string(Root, RootS),
     solve(M, P, Program, Alg, RootS, AS, BS, Opts, Out),
     drop(M),
-    % split_string/4 merges adjacent NUL separators (SWI 9.0.4), so an empty
-    % field would vanish; atomic_list_concat/3 in split mode keeps it.
-    atomic_list_concat(Fields, '\u0000', Out),
-    Fields = [ok, Flag, BestA, ValA, NL, _NV, _NP|Names],
+    answer_lists(Out, [ok, Flag, BestA, ValA], Leaves, _, _, _),
     ( Flag == '1' -> Best = BestA ; Best = null ),
-    atom_number(ValA, Val),
-    atom_number(NL, N),
-    length(Leaves, N), append(Leaves, _, Names).
+    atom_number(ValA, Val).
 
 root_name(Facts, Root) :-
     last(Facts, Side), arg(1, Side, Root).

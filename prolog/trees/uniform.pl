@@ -151,3 +151,20 @@ dewey_(D, I, B, Path0, Path) :-
     Parent is I0 // B,
     D1 is D - 1,
     dewey_(D1, Parent, B, [A|Path0], Path).
+
+%!  position_names(+Pos, +Name, +Children, -Names) is det.
+%
+%   The names of Children, the successors of Pos (whose name is Name), in
+%   one go: Name_1 ... Name_B, what position_name/2 gives each, without
+%   walking the path again for every child.  A rules file need not have
+%   it; pyab's bridge uses it, when it is there, to name the nodes of an
+%   observed search (prolog/bridge/run.pl).
+
+position_names(_, Name, Children, Names) :-
+    kid_names_(Children, 1, Name, Names).
+
+kid_names_([], _, _, []).
+kid_names_([_|Ps], K, Name, [N|Ns]) :-
+    atomic_list_concat([Name, '_', K], N),
+    K1 is K + 1,
+    kid_names_(Ps, K1, Name, Ns).
