@@ -329,19 +329,28 @@ def _runtime() -> _Runtime:
 
 def _packed(tree: Tree) -> tuple[str, str]:
     """The tree for load_packed/3: the names joined by NUL, and the text of
-    shape(Sides, Kids, Values) (see prolog/bridge/store.pl).  It yields the
-    clauses of :func:`pyab.facts.facts` in the same order, about five times
-    faster than reading that text for a big tree (docs/performance.md)."""
+    shape(Sides, Parents, Kids, Values) (see prolog/bridge/store.pl).  It
+    yields the clauses of :func:`pyab.facts.facts` in the same order, about
+    five times faster than reading that text for a big tree
+    (docs/performance.md).  Each part is made by one call that runs in C
+    (``str`` of a list, ``str.join``) rather than a Python step per node."""
     if tree.sides is None:  # sides alternate by depth
-        first, second = ("x", "n") if tree.root_side == "max" else ("n", "x")
-        sides = "".join([first, second][d & 1] for d in tree.depth)
+        by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
+        sides = "".join([by_depth[d & 1] for d in tree.depth])
     else:  # a side per node (pyab.tree.with_sides)
-        sides = "".join("x" if s else "n" for s in tree.sides)
-    kids = ",".join(f"{i}-[{','.join(map(str, [k + 1 for k in ks]))}]"
-                    for i, ks in enumerate(tree.kids, 1) if ks)
-    values = ",".join("n" if v is None else str(v) if type(v) is int else number(v)
-                      for v in tree.values)
-    return "\0".join(tree.names), f'shape("{sides}", [{kids}], [{values}])'
+        sides = "".join(["x" if s else "n" for s in tree.sides])
+    kids = tree.kids
+    parents = [i for i, ks in enumerate(kids) if ks]
+    # Node ids are ints, so the tuples' text is Prolog's list text once its
+    # brackets are swapped: "(1, 2)" -> "[1, 2]", "(3,)" -> "[3]".
+    kid_lists = str([kids[i] for i in parents]).replace(",)", ")").replace("(", "[").replace(")", "]")
+    values = tree.values
+    if set(map(type, values)) <= {int, type(None)}:
+        value_list = str(list(values)).replace("None", "n")
+    else:
+        value_list = "[" + ",".join("n" if v is None else str(v) if type(v) is int else number(v)
+                                    for v in values) + "]"
+    return "\0".join(tree.names), f'shape("{sides}", {parents}, {kid_lists}, {value_list})'
 
 
 def _check_window(alpha: Number, beta: Number) -> None:

@@ -191,7 +191,10 @@ def test_packed_load_gives_the_clauses_of_the_fact_text(tmp_path):
 
     rng = random.Random(7)
     trees = [pyab.parse("min a(b(e=3, f=12.5), 'c d' = 4('x\\'y'=-2, 'é'=1e300))"),
-             pyab.parse("n = 5"), pyab.parse("'' -> '0', '1'\n'0' = 1\n'1' = -0.5")]
+             pyab.parse("n = 5"), pyab.parse("'' -> '0', '1'\n'0' = 1\n'1' = -0.5"),
+             pyab.parse("a(min b(min c(d = 3)), e = 1)"),                 # sides per node
+             pyab.parse(f"a(b = {2 ** 70}, c = -{2 ** 65}, d = 0)"),      # ints only, big ones
+             pyab.parse("a = 7(b(c = 1, d = 2), e = 3)")]                 # a value on an inner node
     trees += [random_tree(rng, Shape(depth=(0, 4), branching=(1, 4), decimals=True)) for _ in range(40)]
     for i, t in enumerate(trees, 1):
         names, shape = _packed(t)

@@ -53,11 +53,15 @@ def test_a_tree_that_fails_to_load_leaves_no_module(monkeypatch):
     good = pyab.parse("a(b=1, c=2)")
     before = counts()["modules"]
     bad_shapes = [
-        'shape("x", [1-[7]], [n])',            # a child that does not exist
-        'shape("xnn", [1-[2,3]], [n, 1, foo])',  # a value that is not a number
-        'shape("xq", [1-[2]], [n, 1])',          # a side that is neither
-        'shape("x", [1-[2]], [n]) :- halt',      # not a shape at all
-        "shape(",                                # not even a term
+        'shape("xnn", [0], [[1, 7]], [n, 1, 2])',    # a child that does not exist
+        'shape("xnn", [0], [[1, 2]], [n, 1, foo])',  # a value that is not a number
+        'shape("xqn", [0], [[1, 2]], [n, 1, 2])',    # a side that is neither
+        'shape("xnn", [0], [[1|_]], [n, 1, 2])',     # children that are not a list
+        'shape("xnn", [0], [[1, 2]], [n, 1])',       # a value missing
+        'shape("xnn", [0, 1], [[1, 2]], [n, 1, 2])',  # a parent without children
+        'shape("x", [1-[2]], [n])',                  # the old format
+        'shape("x", [1-[2]], [n]) :- halt',          # not a shape at all
+        "shape(",                                    # not even a term
     ]
     real = prolog._packed
     for shape in bad_shapes:
