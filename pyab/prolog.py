@@ -396,7 +396,6 @@ class Engine:
         self._free: list[str] = []  # emptied fact-tree modules (recycle/1 accepted them)
         self._free_rules: dict[str, list[str]] = {}  # rules file -> emptied modules
         self._closed = False
-        self._records = 0  # deferred answers made (their keys' numbers)
         # key -> unread deferred answer, alive while a Result's thunks hold it
         self._pending: "weakref.WeakValueDictionary[str, _Deferred]" = weakref.WeakValueDictionary()
         self._unread: list[str] = []  # keys of unread answers whose results are gone
@@ -444,7 +443,9 @@ class Engine:
         if self._closed:
             raise Error("this Prolog engine is closed")
         while self._unread:
-            self._rt.call("deferred_free", [("atom", self._unread.pop())])
+            key = self._unread.pop()
+            self._rt.call("deferred_free", [("string", key)])
+            _KEYS["free"].append(key)
         while self._gone:
             module, rules = self._gone.pop()
             self._finalizers.pop(module, None)
@@ -561,9 +562,14 @@ class Engine:
             ]
             deferred = names and not eager
             if deferred:
-                self._records += 1
-                key = f"pyab_deferred_{id(self):x}_{self._records}"
-                args.insert(8, ("atom", key))
+                # Keys are reused once freed: SWI-Prolog keeps every key the
+                # recorded database has seen.
+                if _KEYS["free"]:
+                    key = _KEYS["free"].pop()
+                else:
+                    _KEYS["made"] += 1
+                    key = str(_KEYS["made"])
+                args.insert(8, ("string", key))
             out = self._search("solve_deferred" if deferred else "solve", timeout, args)
         if out == "fail":
             raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
@@ -647,6 +653,12 @@ class Engine:
             return (self._rt.call("algorithms_text", [None])[0] or "").split("\0")
 
 
+# The recorded-database keys of deferred answers (integers as text), for the
+# whole runtime (every engine shares it and its lock): made, and erased ones
+# to reuse.
+_KEYS: dict[str, Any] = {"made": 0, "free": []}
+
+
 class _Deferred:
     """The names of one observed search, kept in SWI-Prolog (solve_deferred/10)
     until first read.  Holds the tree, so its module is neither recycled nor
@@ -683,7 +695,8 @@ class _Deferred:
         """Build the names now (the caller holds the engine's lock)."""
         if self.fields is not None:
             return
-        out = self.engine._rt.call("deferred_answer", [("atom", self.key), None])[-1] or ""
+        out = self.engine._rt.call("deferred_answer", [("string", self.key), None])[-1] or ""
+        _KEYS["free"].append(self.key)
         r, _ = _result(out.split("\0"), self.algorithm, True)
         self.fields = (r.leaves, r.visited, r.pruned)
         self.engine._pending.pop(self.key, None)

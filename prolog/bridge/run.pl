@@ -138,7 +138,8 @@ solve(_, _, _, _, _, _, _, _, "fail").
 %   an observed run's cost on big trees; a caller that never reads the
 %   names does not pay it.
 
-solve_deferred(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Key, Out) :-
+solve_deferred(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, KeyS, Out) :-
+    number_string(Key, KeyS),  % an integer key: an atom per search would stay in the atom table
     (   rules_module(Tree, _, RulesMode) -> Mode = RulesMode ; Mode = names ),
     search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Record),
     !,
@@ -153,7 +154,8 @@ solve_deferred(_, _, _, _, _, _, _, _, _, "fail").
 %   The answer solve/9 would have given for the search kept under Key;
 %   the record is dropped.
 
-deferred_answer(Key, Out) :-
+deferred_answer(KeyS, Out) :-
+    number_string(Key, KeyS),
     recorded(Key, deferred(Tree, Best, Val, Record), Ref),
     erase(Ref),
     answer_(Tree, Best, Val, Record, Out).
@@ -162,7 +164,14 @@ deferred_answer(Key, Out) :-
 %
 %   Drop the record kept under Key (nothing when there is none).
 
-deferred_free(Key) :-
+%   Whether a record is kept under Key (for tests).
+
+deferred_kept(KeyS) :-
+    number_string(Key, KeyS),
+    recorded(Key, _).
+
+deferred_free(KeyS) :-
+    number_string(Key, KeyS),
     forall(recorded(Key, _, Ref), erase(Ref)).
 
 search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Record) :-
