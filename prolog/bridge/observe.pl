@@ -1,9 +1,6 @@
 :- module(pyab_observe,
           [ observe_module/1,   % +Module
             recording/5,        % +Mode, +Size, +Deadline, :Goal, -Record
-            record_event/2,     % +Kind, +Position
-            moves_called/1,     % +Position
-            staticval_called/1, % +Position
             moves_/3,           % +Record, +Record, +Position (the wrappers)
             staticval_/3,       % +Record, +Record, +Position
             trace_event/1,      % +Event
@@ -111,26 +108,10 @@ fresh_record_(trace, Size, Deadline, trace(Deadline, 0, Store)) :-
     functor(Store, events, Size).
 fresh_record_(counts, _, Deadline, counts(Deadline, 0, 0, '$none')).
 
-%!  record_event(+Kind, +P) is det.
-%
-%   Kind `m`: moves(P, _) was called; `s`: staticval(P, _).  The wrappers
-%   do what moves_called/1 and staticval_called/1 do, inline: read the
-%   record and pick the clause of its mode, which has the store inlined,
-%   since every predicate call here costs about as much as one of the
+%   The wrappers (observe_module/1) read the record and call moves_/3 or
+%   staticval_/3, which pick the clause of its mode, with the store
+%   inlined: every predicate call here costs about as much as one of the
 %   search's own calls.
-
-record_event(m, P) :-
-    moves_called(P).
-record_event(s, P) :-
-    staticval_called(P).
-
-moves_called(P) :-
-    nb_getval(pyab_record, R),
-    moves_(R, R, P).
-
-staticval_called(P) :-
-    nb_getval(pyab_record, R),
-    staticval_(R, R, P).
 
 moves_(off, _, _).
 moves_(names(_, N0, Store), R, P) :-
