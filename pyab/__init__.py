@@ -41,18 +41,21 @@ def solve(
     depth: int | None = None,
     timeout: float | None = None,
     program: str | None = None,
+    eager: bool = False,
 ) -> Result:
     """Search ``tree`` with ``algorithm`` in ``engine`` ("prolog" or "python").
 
     The Prolog engine runs the real program in SWI-Prolog (the default
     :func:`engine`) and observes it; the Python engine runs the mirror.
-    ``timeout`` and ``program`` apply to the Prolog engine.
+    ``timeout`` and ``program`` apply to the Prolog engine.  Its lists of
+    names are made when first read; ``eager=True`` makes them at once
+    (cheaper when every list will be read).
     """
     from .api import expect_tree
     expect_tree(tree, "pyab.solve")
     from .engines import solve as solve_in
     result = solve_in(tree, engine, algorithm, alpha, beta, depth=depth, timeout=timeout,
-                      program=program)
+                      program=program, eager=eager)
     # What the result's picture needs to show this very search (not compared, not in
     # JSON); the tree weakly, so that a kept result does not keep a tree's module alive.
     import weakref

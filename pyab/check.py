@@ -82,7 +82,8 @@ def both(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
     place ``check``, ``variants`` and ``experiment`` do it.  With
     ``names=False`` (implicit trees) the counts are compared."""
     from .engines import solve
-    prolog = solve(tree, "prolog", algorithm, alpha, beta, depth=depth, names=names, **prolog_kw)
+    prolog = solve(tree, "prolog", algorithm, alpha, beta, depth=depth, names=names, eager=True,
+                   **prolog_kw)  # every list is compared
     python = solve(tree, "python", algorithm, alpha, beta, depth=depth, names=names)
     diff = differences(prolog, python) if names else count_differences(prolog, python)
     return Pair(prolog, python, diff)

@@ -35,12 +35,16 @@ def solve(
     timeout: float | None = None,
     program: str | None = None,
     names: bool = True,
+    eager: bool = False,
 ) -> Result:
     """Search ``tree`` with ``algorithm`` in ``engine``.
 
     ``timeout`` and ``program`` apply to the Prolog engine.  ``names=False``
     (implicit trees only) skips the lists of names in Prolog; either engine
     then puts ``leaves_count`` and ``visited_count`` in ``Result.extra``.
+    ``eager=True`` has the Prolog engine name the observed nodes at once,
+    for callers that read every list anyway (names read later cost a copy
+    of the record more).
     """
     from .arguments import check_search
     from .result import finish
@@ -50,7 +54,7 @@ def solve(
     if engine == "prolog":
         from . import prolog
         result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
-                              program=program, names=names)
+                              program=program, names=names, eager=eager)
     elif engine == "python":
         from .search import solve_python
         result = solve_python(tree, algorithm, alpha, beta, depth)

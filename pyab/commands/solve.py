@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if result is None:
         result = pyab.solve(tree, engine=args.engine, algorithm=args.algorithm,
                             alpha=args.alpha, beta=args.beta, depth=args.depth,
-                            timeout=args.timeout)
+                            timeout=args.timeout, eager=True)  # every list is printed
         who = f"{result.algorithm} in {result.engine}"
     if args.json:
         _common.print_json(result.to_json())
