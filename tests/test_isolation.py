@@ -64,6 +64,7 @@ def test_a_tree_that_fails_to_load_leaves_no_module(monkeypatch):
         "shape(",                                    # not even a term
     ]
     real = prolog._packed
+    monkeypatch.setattr(prolog, "_cload", None)  # load_packed/3 for every tree
     for shape in bad_shapes:
         monkeypatch.setattr(prolog, "_packed", lambda tree, s=shape: (real(tree)[0], s))
         tree = pyab.parse("a(b=1, c=2)")
@@ -73,6 +74,54 @@ def test_a_tree_that_fails_to_load_leaves_no_module(monkeypatch):
         assert counts()["modules"] == before, shape
     monkeypatch.undo()
     assert pyab.solve(good).value == 2  # and the engine goes on
+
+
+_STATIC = r"""
+:- module(test_static_pyab, [make_static/1]).
+make_static(M) :-                       % static with a clause: assertz/1 may not add one
+    assertz(M:max_to_move('pyab static')),
+    compile_predicates([M:max_to_move/1]).
+"""
+
+
+def test_a_tree_the_compiled_loader_fails_on_leaves_no_module(monkeypatch, tmp_path):
+    """The compiled loader (pyab/_cload.c) stopped half-way, by a Python
+    error (a child that is not a node, after some clauses are in) or by a
+    Prolog one (the predicate it asserts into made static after the module
+    was claimed): the error reaches the caller, no module is left, and the
+    engine goes on."""
+    if prolog._cload is None:
+        pytest.skip("the compiled loader is not built or PYAB_PURE_PYTHON is set")
+    from pyab.tree import Tree
+    before = counts()["modules"]
+    bad = Tree(names=("a", "b", "c"), kids=((1, 2), (7,), ()), values=(None, None, 1),
+               depth=(0, 1, 1))                   # b's child 7 is not a node
+    with pytest.raises(ValueError, match="not a node"):
+        pyab.solve(bad)
+    assert bad not in prolog.engine()._modules
+    assert counts()["modules"] == before
+
+    helper = tmp_path / "static.pl"
+    helper.write_text(_STATIC, encoding="utf-8")
+    rt = prolog.engine()._rt
+    rt.call("use_module", [("atom", str(helper))], module="user")
+    real = rt.call
+
+    def claim_then_static(name, args, module="pyab_bridge"):
+        out = real(name, args, module)
+        if name == "load_claim":
+            real("make_static", args, "test_static_pyab")
+        return out
+
+    monkeypatch.setattr(rt, "call", claim_then_static)
+    tree = pyab.parse("a(b=1, c=2)")
+    with pytest.raises(pyab.PrologError) as err:
+        pyab.solve(tree)
+    assert "permission_error" in err.value.term and "static" in err.value.term, err.value.term
+    monkeypatch.undo()
+    assert tree not in prolog.engine()._modules
+    assert counts()["modules"] == before
+    assert pyab.solve(pyab.parse("a(b=1, c=2)")).value == 2  # and the engine goes on
 
 
 def test_a_program_that_fails_to_load_leaves_no_module(tmp_path):
