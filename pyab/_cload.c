@@ -184,53 +184,78 @@ typedef struct {
     int root_max; /* with sides by depth: MAX moves at even depths when 1 */
     atom_t *atoms;
     Py_ssize_t made; /* atoms[0..made) hold a reference */
+    char *max;       /* 1 where MAX is to move */
 } Load;
 
 #define FAIL_PY (-1)
 #define FAIL_PROLOG 0
 #define DONE 1
 
-static int assert_nodes(Load *L, module_t m, term_t t) {
+/* Every node's atom, and who moves there (L->max[i]). */
+static int make_atoms(Load *L) {
     PyObject **names = PySequence_Fast_ITEMS(L->names);
-    PyObject **values = PySequence_Fast_ITEMS(L->values);
     PyObject **sides = L->sides ? PySequence_Fast_ITEMS(L->sides) : NULL;
     PyObject **depth = L->sides ? NULL : PySequence_Fast_ITEMS(L->depth);
+    for (Py_ssize_t i = 0; i < L->n; i++) {
+        int is_max;
+        if (sides) {
+            is_max = PyObject_IsTrue(sides[i]);
+            if (is_max < 0) return FAIL_PY;
+        } else {
+            long d = PyLong_AsLong(depth[i]);
+            if (d == -1 && PyErr_Occurred()) return FAIL_PY;
+            is_max = ((d & 1) == 0) == (L->root_max != 0);
+        }
+        L->max[i] = (char)is_max;
+        atom_t a = atom_of(names[i]);
+        if (!a) return FAIL_PY;
+        L->atoms[L->made++] = a;
+    }
+    return DONE;
+}
+
+/* max_to_move(N) (want_max) or min_to_move(N) for every node of that side,
+ * in node order. */
+static int assert_sides(Load *L, module_t m, term_t t, int want_max) {
+    fid_t fid = pl.PL_open_foreign_frame();
+    if (!fid) return FAIL_PROLOG;
+    int rc = DONE;
+    functor_t f = want_max ? f_max : f_min;
+    for (Py_ssize_t i = 0; i < L->n; i++) {
+        if (L->max[i] != want_max) continue;
+        if (!pl.PL_put_atom(t + 1, L->atoms[i]) || !pl.PL_cons_functor_v(t, f, t + 1) ||
+            !pl.PL_assert(t, m, PL_ASSERTZ)) { rc = FAIL_PROLOG; break; }
+        pl.PL_rewind_foreign_frame(fid); /* the terms are copied into the clauses */
+    }
+    pl.PL_close_foreign_frame(fid); /* keeps an exception's term */
+    return rc;
+}
+
+/* staticval(N, V) for every node with a value, in node order. */
+static int assert_values(Load *L, module_t m, term_t t) {
+    PyObject **values = PySequence_Fast_ITEMS(L->values);
     fid_t fid = pl.PL_open_foreign_frame();
     if (!fid) return FAIL_PROLOG;
     int rc = DONE;
     for (Py_ssize_t i = 0; i < L->n; i++) {
-        atom_t a = atom_of(names[i]);
-        if (!a) { rc = FAIL_PY; break; }
-        L->atoms[L->made++] = a;
-        int is_max;
-        if (sides) {
-            is_max = PyObject_IsTrue(sides[i]);
-            if (is_max < 0) { rc = FAIL_PY; break; }
-        } else {
-            long d = PyLong_AsLong(depth[i]);
-            if (d == -1 && PyErr_Occurred()) { rc = FAIL_PY; break; }
-            is_max = ((d & 1) == 0) == (L->root_max != 0);
-        }
-        if (!pl.PL_put_atom(t + 1, a) || !pl.PL_cons_functor_v(t, is_max ? f_max : f_min, t + 1) ||
-            !pl.PL_assert(t, m, PL_ASSERTZ)) { rc = FAIL_PROLOG; break; }
         int64_t iv = 0;
         double dv = 0;
         int kind = value_kind(values[i], &iv, &dv);
+        if (kind == V_NONE) continue;
         if (kind == V_OTHER) {
             PyErr_SetString(PyExc_ValueError, "a value that fits() refuses");
             rc = FAIL_PY;
             break;
         }
-        if (kind != V_NONE) {
-            if (!(kind == V_INT ? pl.PL_put_int64(t + 2, iv) : pl.PL_put_float(t + 2, dv)) ||
-                !pl.PL_cons_functor_v(t, f_staticval, t + 1) || !pl.PL_assert(t, m, PL_ASSERTZ)) {
-                rc = FAIL_PROLOG;
-                break;
-            }
+        if (!pl.PL_put_atom(t + 1, L->atoms[i]) ||
+            !(kind == V_INT ? pl.PL_put_int64(t + 2, iv) : pl.PL_put_float(t + 2, dv)) ||
+            !pl.PL_cons_functor_v(t, f_staticval, t + 1) || !pl.PL_assert(t, m, PL_ASSERTZ)) {
+            rc = FAIL_PROLOG;
+            break;
         }
-        pl.PL_rewind_foreign_frame(fid); /* the terms are copied into the clauses */
+        pl.PL_rewind_foreign_frame(fid);
     }
-    pl.PL_close_foreign_frame(fid); /* keeps an exception's term */
+    pl.PL_close_foreign_frame(fid);
     return rc;
 }
 
@@ -317,18 +342,26 @@ static PyObject *load(PyObject *self, PyObject *args) {
         goto out;
     }
     L.atoms = PyMem_RawMalloc((size_t)(L.n ? L.n : 1) * sizeof *L.atoms);
-    if (!L.atoms) { PyErr_NoMemory(); goto out; }
+    L.max = PyMem_RawMalloc((size_t)(L.n ? L.n : 1));
+    if (!L.atoms || !L.max) { PyErr_NoMemory(); goto out; }
     matom = atom_of(module);
     if (!matom) goto out;
     module_t m = pl.PL_new_module(matom);
     term_t t = pl.PL_new_term_refs(4);
     if (!m || !t) { rc = FAIL_PROLOG; goto out; }
-    rc = assert_nodes(&L, m, t);
+    /* one predicate after the other: each one's clauses lie together in
+     * memory, which makes their asserts and the indexes load_finish/1
+     * builds cheaper (docs/performance.md) */
+    rc = make_atoms(&L);
+    if (rc == DONE) rc = assert_sides(&L, m, t, 1);
+    if (rc == DONE) rc = assert_sides(&L, m, t, 0);
+    if (rc == DONE) rc = assert_values(&L, m, t);
     if (rc == DONE) rc = assert_kids(&L, m, t);
 out:
     for (Py_ssize_t i = 0; i < L.made; i++) pl.PL_unregister_atom(L.atoms[i]);
     if (matom) pl.PL_unregister_atom(matom);
     PyMem_RawFree(L.atoms);
+    PyMem_RawFree(L.max);
     Py_XDECREF(L.names);
     Py_XDECREF(L.kids);
     Py_XDECREF(L.values);
