@@ -33,6 +33,12 @@
 
 typedef Py_ssize_t ss;
 
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 /* every step answers one of these */
 #define OK 0
 #define GIVEUP 1 /* not sure: None */
@@ -80,6 +86,7 @@ typedef struct {
     Name *names; ss nn, ncap;      /* node id -> name */
     PyObject **vals;               /* node id -> value (new reference) or NULL */
     Slot *table; size_t tsize;     /* open addressing */
+    struct Check *chk; ss nchk, capchk;  /* hits of long names not yet compared */
     int any_float, inexact_int;    /* for build()'s check of mixed values */
 } S;
 
@@ -89,6 +96,9 @@ static void s_free(S *s) {
     PyMem_RawFree(s->names);
     PyMem_RawFree(s->arena);
     free(s->table);
+    PyMem_RawFree(s->chk);
+    s->chk = NULL;
+    s->nchk = s->capchk = 0;
     s->vals = NULL; s->names = NULL; s->arena = NULL; s->table = NULL;
     s->nn = s->ncap = s->alen = s->acap = 0;
     s->tsize = 0;
@@ -207,8 +217,16 @@ static int rehash_to(S *s, size_t size) {
 
 static int presize(S *s);
 
-/* The id of the node called nm, a new one if there is none; *fresh tells. */
-static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh) {
+/* A hit of a name longer than a slot holds, taken on its hash and first 8
+ * bytes and compared later (check_hits): the name it matched lies wherever
+ * its first occurrence was, and comparing at once waited on memory for
+ * each such hit (a sixth of the ragged tree's parse). */
+typedef struct Check { const char *p; uint32_t len, id; } Check;
+
+/* The id of the node called nm, a new one if there is none; *fresh tells.
+ * defer: a hit of a long name is taken on its slot alone and queued for
+ * check_hits, which must run before anything is made of the hits. */
+static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh, int defer) {
     if (!s->tsize && presize(s) < 0) return ERR;
     if ((size_t)s->nn * 10 >= s->tsize * 7) {  /* load factor 0.7 */
         if (s->nn >= 0x7FFFFFFF) return GIVEUP;  /* ids are 32 bits here */
@@ -224,6 +242,23 @@ static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh) {
         if (e->tag == tag && e->key == key) {
             ss i = e->id - 1;
             const Name *o;
+            if (defer && nm.len > 8) {
+                if (s->nchk == s->capchk) {
+                    ss cap = s->capchk ? s->capchk * 2 : 1024;
+                    Check *c = PyMem_RawRealloc(s->chk, (size_t)cap * sizeof *c);
+                    if (!c) { PyErr_NoMemory(); return ERR; }
+                    s->chk = c;
+                    s->capchk = cap;
+                }
+                if (nm.len > 0xFFFFFFFF) return GIVEUP;
+                s->chk[s->nchk].p = p;
+                s->chk[s->nchk].len = (uint32_t)nm.len;
+                s->chk[s->nchk].id = (uint32_t)i;
+                s->nchk++;
+                *id = i;
+                *fresh = 0;
+                return OK;
+            }
             if (nm.len <= 8 || ((o = &s->names[i])->len == nm.len &&
                                 memcmp(name_ptr(s, o), p, (size_t)nm.len) == 0)) {
                 *id = i;
@@ -242,7 +277,28 @@ static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh) {
 }
 
 static inline int intern(S *s, Name nm, ss *id, int *fresh) {
-    return intern_h(s, nm, hash_bytes(name_ptr(s, &nm), nm.len), id, fresh);
+    return intern_h(s, nm, hash_bytes(name_ptr(s, &nm), nm.len), id, fresh, 0);
+}
+
+/* Compares the queued hits (intern_h's defer), fetching the names they
+ * matched ahead so that the waits overlap: GIVEUP when one is another name
+ * with the same hash bits and first 8 bytes (then the Python paths read the
+ * text).  The pointers are into the text or the arena, which does not move
+ * between a batch's entering and this check. */
+static int check_hits(S *s) {
+    const Check *c = s->chk;
+    ss n = s->nchk, j;
+    enum { AHEAD = 8 };
+    for (j = 0; j < n && j < 2 * AHEAD; j++) PREFETCH(&s->names[c[j].id]);
+    for (j = 0; j < n && j < AHEAD; j++) PREFETCH(name_ptr(s, &s->names[c[j].id]));
+    for (j = 0; j < n; j++) {
+        if (j + 2 * AHEAD < n) PREFETCH(&s->names[c[j + 2 * AHEAD].id]);
+        if (j + AHEAD < n) PREFETCH(name_ptr(s, &s->names[c[j + AHEAD].id]));
+        const Name *o = &s->names[c[j].id];
+        if (o->len != (ss)c[j].len || memcmp(name_ptr(s, o), c[j].p, c[j].len) != 0) return GIVEUP;
+    }
+    s->nchk = 0;
+    return OK;
 }
 
 /* -- tokens: lark's terminals (grammar.lark) ------------------------------- */
@@ -726,7 +782,7 @@ static PyObject *flat(S *s, int *rc) {
             const Occ *o = &occ[dc->first];
             ss id;
             int fresh;
-            if ((r = intern_h(s, o->nm, o->h, &id, &fresh)) != OK) goto done;
+            if ((r = intern_h(s, o->nm, o->h, &id, &fresh, 1)) != OK) goto done;
             while (kstart.n < s->nn)
                 if ((r = vec_push(&kstart, -1)) || (r = vec_push(&kcount, 0)) || (r = vec_push(&parent, -1))) goto done;
             if (dc->v) {
@@ -741,7 +797,7 @@ static PyObject *flat(S *s, int *rc) {
             ss start = karr.n;
             for (ss j = 1; j < dc->count; j++) {
                 ss cid;
-                if ((r = intern_h(s, o[j].nm, o[j].h, &cid, &fresh)) != OK) goto done;
+                if ((r = intern_h(s, o[j].nm, o[j].h, &cid, &fresh, 1)) != OK) goto done;
                 while (kstart.n < s->nn)
                     if ((r = vec_push(&kstart, -1)) || (r = vec_push(&kcount, 0)) || (r = vec_push(&parent, -1))) goto done;
                 r = GIVEUP;
@@ -753,6 +809,7 @@ static PyObject *flat(S *s, int *rc) {
             kcount.a[id] = karr.n - start;
         }
         ndec = 0;
+        if ((r = check_hits(s)) != OK) goto done;
     }
     r = GIVEUP;
     N = s->nn;

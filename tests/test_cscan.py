@@ -274,3 +274,45 @@ def test_errors_name_the_place_with_the_compiled_scanner_in_front():
             dsl.parse(text, "t.tree")
         assert place in str(err.value), str(err.value)
         assert str(err.value) == _lark(text)[1]
+
+
+# -- the flat form's name table -------------------------------------------------
+
+# Two names the scanner's table cannot tell apart by their slot: the same
+# length (16), the same first 8 bytes, and hash_bytes() of both with the
+# same top 31 bits and the same low 12 (so the same first slot in a table of
+# 4,096).  Found by brute force over "position" + 8 characters (a few
+# seconds in C with a copy of hash_bytes); if hash_bytes changes, the
+# assertions below that the scanner gives up fail: find a new pair.
+_TWIN_A, _TWIN_B = "positionvfnqbaaa", "positionls1sdaaa"
+
+
+def test_names_that_share_a_slot_tag_are_compared():
+    """A hit of a name longer than 8 bytes is taken on its slot and compared
+    after the batch (check_hits): the two names must stay two nodes.  Taken
+    as one, ``r -> A`` with ``B = 1`` would read as a valid tree (A with the
+    value 1); lark says B is a second root."""
+    wrong = f"r -> {_TWIN_A}\n{_TWIN_B} = 1\n"
+    assert _compiled().scan(wrong) is None, "the twins no longer collide: find a new pair"
+    assert _lark(wrong)[0] == "error"
+    _agree(wrong)
+    right = f"r -> {_TWIN_A}, {_TWIN_B}\n{_TWIN_A} = 1\n{_TWIN_B} = 2\n"
+    assert _compiled().scan(right) is None, "the twins no longer collide: find a new pair"
+    _agree(right)
+    tree = pyab.parse(right)
+    assert tree.names == ("r", _TWIN_A, _TWIN_B) and tree.values == (None, 1, 2)
+    # long names that differ in their first 8 bytes or hash are read by it
+    _agree(f"r -> {_TWIN_A}, {_TWIN_A[::-1]}\n{_TWIN_A} = 1\n{_TWIN_A[::-1]} = 2\n", must_take=True)
+
+
+def test_the_result_is_not_left_to_the_cyclic_collector():
+    """The Tree's tuples hold only str, numbers and tuples of ints: the
+    scanner untracks them (the first collection after a parse visited a
+    million of them), as the collector would itself; the Tree is the same."""
+    import gc
+    from benchmarks import shapes
+    for text in (shapes.ragged(500), shapes.nested(3, 3), "[[1, 2.5], 3]"):
+        names, kids, values, index, depth, _side, _marks = _compiled().scan(text)
+        for part in (names, kids, values, depth, index, *kids):
+            assert not gc.is_tracked(part)
+        _agree(text, must_take=True)
