@@ -635,6 +635,13 @@ static PyObject *result(S *s, ss N, const ss *pre, PyObject **pyname, const ss *
     depths = PyTuple_New(N);
     if (!kids || !values || !depths) goto done;
     for (i = 0; i < N; i++) {
+        if (pre && i + 16 < N) {  /* scanner ids at random: fetch ahead */
+            ss ahead = pre[i + 16];
+            PREFETCH(&kcount[ahead]);
+            PREFETCH(&kstart[ahead]);
+            PREFETCH(&s->vals[ahead]);
+        }
+        if (pre && i + 8 < N) PREFETCH(&karr[kstart[pre[i + 8]]]);
         ss node = pre ? pre[i] : i, c = kcount[node];
         PyObject *k = PyTuple_New(c);
         if (!k) goto done;
@@ -846,7 +853,13 @@ static PyObject *flat(S *s, int *rc) {
     for (i = 0; i < N; i++) if (kstart.a[i] < 0) kstart.a[i] = 0;
     pyname = PyMem_RawCalloc((size_t)N, sizeof *pyname);
     if (!pyname) { PyErr_NoMemory(); goto done; }
-    for (i = 0; i < N; i++) if (!(pyname[i] = make_name(s, &s->names[pre[i]]))) goto done;
+    /* in pre-order, which is not the order of the text when the declarations
+     * are shuffled: each name and then its bytes fetched ahead */
+    for (i = 0; i < N; i++) {
+        if (i + 16 < N) PREFETCH(&s->names[pre[i + 16]]);
+        if (i + 8 < N) PREFETCH(name_ptr(s, &s->names[pre[i + 8]]));
+        if (!(pyname[i] = make_name(s, &s->names[pre[i]]))) goto done;
+    }
     out = result(s, N, pre, pyname, kstart.a, kcount.a, karr.a, depth, root_max, NULL);
     r = out ? OK : ERR;
 done:
