@@ -60,6 +60,25 @@ static int vec_push(Vec *v, ss x) {
     return OK;
 }
 
+/* Room for n items in v. */
+static int vec_reserve(Vec *v, ss n) {
+    if (n <= v->cap) return OK;
+    ss cap = v->cap ? v->cap : 256;
+    while (cap < n) cap *= 2;
+    ss *a = PyMem_RawRealloc(v->a, (size_t)cap * sizeof *a);
+    if (!a) { PyErr_NoMemory(); return ERR; }
+    v->a = a;
+    v->cap = cap;
+    return OK;
+}
+
+/* Grows v to n items, the new ones x. */
+static int vec_fill(Vec *v, ss n, ss x) {
+    if (vec_reserve(v, n) < 0) return ERR;
+    while (v->n < n) v->a[v->n++] = x;
+    return OK;
+}
+
 static void vec_free(Vec *v) { PyMem_RawFree(v->a); v->a = NULL; v->n = v->cap = 0; }
 
 static ss *alloc_ss(ss n) {
@@ -704,7 +723,7 @@ static int csr(const ss *parent, ss N, ss **kstart, ss **kcount, ss **karr) {
  * hashed and their table slots fetched ahead (__builtin_prefetch), then
  * they are entered.  A million names looked up at random in a table of tens
  * of megabytes wait on memory; batched, the waits overlap. */
-typedef struct { Name nm; uint64_t h; } Occ;
+typedef struct { Name nm; uint64_t h; ss id; } Occ;  /* id: once entered */
 typedef struct { ss first, count; PyObject *v; } Decl;  /* v: a value; else an edge */
 #define BATCH 256
 
@@ -786,15 +805,32 @@ static PyObject *flat(S *s, int *rc) {
             dc->count = nocc - dc->first;
             ndec++;
         }
-        /* enter it */
+        /* enter it: first the ids of its names, in the order of the text
+         * (which numbers the new ones), fetching ahead what the checks
+         * then read of each -- with shuffled declarations the ids come at
+         * random, and each check waited on memory */
+        if ((r = vec_reserve(&kstart, s->ncap)) || (r = vec_reserve(&kcount, s->ncap)) ||
+            (r = vec_reserve(&parent, s->ncap))) goto done;
+        for (d = 0; d < ndec; d++) {
+            Decl *dc = &dec[d];
+            Occ *o = &occ[dc->first];
+            int fresh;
+            for (ss j = 0; j < dc->count; j++) {
+                ss id;
+                if ((r = intern_h(s, o[j].nm, o[j].h, &id, &fresh, 1)) != OK) goto done;
+                o[j].id = id;
+                if (j) { if (id < parent.cap) PREFETCH(&parent.a[id]); }
+                else if (dc->v) PREFETCH(&s->vals[id]);
+                else if (id < kstart.cap) PREFETCH(&kstart.a[id]);
+            }
+        }
+        if ((r = vec_fill(&kstart, s->nn, -1)) || (r = vec_fill(&kcount, s->nn, 0)) ||
+            (r = vec_fill(&parent, s->nn, -1))) goto done;
+        /* then the checks, in the same order */
         for (d = 0; d < ndec; d++) {
             Decl *dc = &dec[d];
             const Occ *o = &occ[dc->first];
-            ss id;
-            int fresh;
-            if ((r = intern_h(s, o->nm, o->h, &id, &fresh, 1)) != OK) goto done;
-            while (kstart.n < s->nn)
-                if ((r = vec_push(&kstart, -1)) || (r = vec_push(&kcount, 0)) || (r = vec_push(&parent, -1))) goto done;
+            ss id = o->id;
             if (dc->v) {
                 r = GIVEUP;
                 if (s->vals[id]) goto done;  /* two values */
@@ -806,10 +842,7 @@ static PyObject *flat(S *s, int *rc) {
             if (kstart.a[id] >= 0) goto done;  /* its children listed twice */
             ss start = karr.n;
             for (ss j = 1; j < dc->count; j++) {
-                ss cid;
-                if ((r = intern_h(s, o[j].nm, o[j].h, &cid, &fresh, 1)) != OK) goto done;
-                while (kstart.n < s->nn)
-                    if ((r = vec_push(&kstart, -1)) || (r = vec_push(&kcount, 0)) || (r = vec_push(&parent, -1))) goto done;
+                ss cid = o[j].id;
                 r = GIVEUP;
                 if (parent.a[cid] >= 0) goto done;  /* a second parent */
                 parent.a[cid] = id;
