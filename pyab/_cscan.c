@@ -33,6 +33,11 @@
 
 typedef Py_ssize_t ss;
 
+/* Leaf values in -1024..1023 are made once per parse and shared (an int is
+ * immutable; Python's own small ints stop at 256): a million leaves are then
+ * a million references, not a million objects. */
+#define SMALL_INTS 2048
+
 #if defined(__GNUC__)
 #define PREFETCH(p) __builtin_prefetch(p)
 #else
@@ -106,6 +111,7 @@ typedef struct {
     PyObject **vals;               /* node id -> value (new reference) or NULL */
     Slot *table; size_t tsize;     /* open addressing */
     struct Check *chk; ss nchk, capchk;  /* hits of long names not yet compared */
+    PyObject **ints;               /* SMALL_INTS: the ints -1024..1023 made so far */
     int any_float, inexact_int;    /* for build()'s check of mixed values */
 } S;
 
@@ -116,6 +122,11 @@ static void s_free(S *s) {
     PyMem_RawFree(s->arena);
     free(s->table);
     PyMem_RawFree(s->chk);
+    if (s->ints) {
+        for (int k = 0; k < SMALL_INTS; k++) Py_XDECREF(s->ints[k]);
+        PyMem_RawFree(s->ints);
+        s->ints = NULL;
+    }
     s->chk = NULL;
     s->nchk = s->capchk = 0;
     s->vals = NULL; s->names = NULL; s->arena = NULL; s->table = NULL;
@@ -597,6 +608,17 @@ static int lex_number(S *s, ss p, ss *end, PyObject **out) {
         if (t[p] == '-') v = -v;
         /* an int a float holds exactly compares alike in SWI-Prolog and Python */
         if ((v > (1LL << 53) || v < -(1LL << 53)) && (long long)(double)v != v) s->inexact_int = 1;
+        if (v >= -SMALL_INTS / 2 && v < SMALL_INTS / 2) {
+            if (!s->ints && !(s->ints = PyMem_RawCalloc(SMALL_INTS, sizeof *s->ints))) {
+                PyErr_NoMemory();
+                return ERR;
+            }
+            PyObject **slot = &s->ints[v + SMALL_INTS / 2];
+            if (!*slot && !(*slot = PyLong_FromLongLong(v))) return ERR;
+            Py_INCREF(*slot);
+            *out = *slot;
+            return OK;
+        }
         *out = PyLong_FromLongLong(v);
         return *out ? OK : ERR;
     }

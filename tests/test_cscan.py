@@ -316,3 +316,16 @@ def test_the_result_is_not_left_to_the_cyclic_collector():
         for part in (names, kids, values, depth, index, *kids):
             assert not gc.is_tracked(part)
         _agree(text, must_take=True)
+
+
+def test_small_leaf_values_are_shared():
+    """Leaf ints in -1024..1023 are made once per parse (a million leaves of
+    -999..999 are a million references, not a million objects); larger ones
+    and decimals are made one by one; the values are lark's, type for type."""
+    text = "r -> a, b, c, d, e, f\na = 700\nb = 700\nc = -1024\nd = -1024\ne = 1024\nf = 1024\n"
+    values = _compiled().scan(text)[2]
+    assert values == (None, 700, 700, -1024, -1024, 1024, 1024)
+    assert values[1] is values[2] and values[3] is values[4]
+    assert values[5] is not values[6]
+    _agree(text, must_take=True)
+    _agree("a(b = 5, c = 5.0, d = -0, e = 0.0)", must_take=True)
