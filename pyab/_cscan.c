@@ -505,6 +505,28 @@ static int unquote(S *s, const char *b, ss len, Name *out) {
     return OK;
 }
 
+/* The body of a quoted name whose only escapes are doubled quotes (every
+ * quote in it is one of a pair), into the arena: runs copied whole, up to
+ * and with the first quote of each pair (unquote went a byte at a time). */
+static int undouble(S *s, const char *b, ss len, Name *out) {
+    if (arena_reserve(s, len) < 0) return ERR;
+    char *o0 = s->arena + s->alen, *o = o0;
+    const char *e = b + len;
+    while (b < e) {
+        const char *q = memchr(b, '\'', (size_t)(e - b));
+        if (!q) { memcpy(o, b, (size_t)(e - b)); o += e - b; break; }
+        memcpy(o, b, (size_t)(q + 1 - b));
+        o += q + 1 - b;
+        b = q + 2;
+    }
+    out->off = s->alen;
+    out->len = o - o0;
+    out->arena = 1;
+    out->ascii = 0;  /* PyUnicode_DecodeUTF8 checks (fast on ASCII) */
+    s->alen += out->len;
+    return OK;
+}
+
 /* A name (NAME or QUOTED) at p: *end after it, *out what it stands for. */
 static int lex_name(S *s, ss p, Name *out, ss *end) {
     const char *t = s->t;
@@ -535,7 +557,7 @@ static int lex_name(S *s, ss p, Name *out, ss *end) {
             out->off = p + 1; out->len = q - p - 1; out->arena = 0; out->ascii = 0;
             return OK;
         }
-        return unquote(s, t + p + 1, q - p - 1, out);
+        return undouble(s, t + p + 1, q - p - 1, out);
     }
     /* '(?:[^'\\\n]|\\(?>[0-7]+\\|x[0-9a-fA-F]+\\|[^\n])|'')*' */
     q = p + 1;

@@ -329,3 +329,11 @@ def test_small_leaf_values_are_shared():
     assert values[5] is not values[6]
     _agree(text, must_take=True)
     _agree("a(b = 5, c = 5.0, d = -0, e = 0.0)", must_take=True)
+
+
+@pytest.mark.parametrize("name", ["''''", "'''b'", "'b'''", "'é''x'''", "'a''''b'", "'it''s #1 at 50%'", "'😀'''"])
+def test_doubled_quotes_are_read_in_runs(name):
+    """A quoted name whose only escapes are doubled quotes is copied in runs
+    (undouble): the same name as lark's, wherever the pairs stand."""
+    _agree(f"r -> {name}, x\n{name} = 1\nx = 2\n", must_take=True)
+    _agree(f"r({name} = 1, x = 2)", must_take=True)
