@@ -2,12 +2,16 @@
  *
  * load(module, names, kids, values, sides, depth, root_max) asserts into the
  * existing SWI-Prolog module `module` exactly the clauses that
- * load_packed/3 in prolog/bridge/store.pl asserts, in the same order for
- * every predicate:
+ * load_packed/3 in prolog/bridge/store.pl asserts, in the same order within
+ * every predicate (load_packed/3 goes node by node; here one predicate
+ * comes after the other, so that each one's clauses lie together in
+ * memory, which makes the asserts and the indexes built after them
+ * cheaper):
  *
- *     for every node, in node order:  max_to_move(N) or min_to_move(N),
- *                                      then staticval(N, V) when it has a value;
- *     then for every inner node, ascending:  tree(N, [K1, ..., Kk]).
+ *     max_to_move(N) for every node where MAX moves, in node order;
+ *     min_to_move(N) for every other node, in node order;
+ *     staticval(N, V) for every node with a value, in node order;
+ *     tree(N, [K1, ..., Kk]) for every inner node, ascending.
  *
  * straight from the Tree's own sequences (pyab/tree.py), with no text in
  * between: each name becomes an atom once (PL_new_atom_mbchars, UTF-8, with
@@ -23,9 +27,10 @@
  * from the library it started (bind()), not by linking: the same build works
  * whichever way SWI-Prolog was started in the process (pyab's own start,
  * pyswip's, a saved state), and it builds without SWI-Prolog's headers.  The
- * few prototypes below are SWI-Prolog.h's (7.x to 9.x: atom_t, functor_t,
- * term_t and fid_t are uintptr_t, module_t a pointer; PL_ASSERTZ is 0;
- * REP_UTF8 0x00100000), as pyab/prolog.py's ctypes prototypes are.
+ * few prototypes below are SWI-Prolog.h's (9.x: atom_t, functor_t, term_t
+ * and fid_t are uintptr_t, module_t a pointer; PL_ASSERTZ is 0; REP_UTF8
+ * 0x00100000), the same assumptions pyab/prolog.py's ctypes prototypes make;
+ * the comparison in tests/test_fast_paths.py would catch a mismatch.
  *
  * The caller holds pyab's runtime lock and has given this thread a Prolog
  * engine; load() checks the second.  It answers True, or False when Prolog
@@ -51,8 +56,8 @@ typedef void *module_t;
 #define REP_UTF8 0x00100000
 #define PL_ASSERTZ 0x0000
 
-/* The functions used, in the order bind() takes their addresses (pyab/prolog.py
- * lists the same names). */
+/* The functions used, in the order bind() takes their addresses (functions()
+ * gives pyab/prolog.py their names). */
 #define FUNCTIONS(X)                                                     \
     X(PL_new_atom_mbchars, atom_t, (int, size_t, const char *))          \
     X(PL_unregister_atom, void, (atom_t))                                \
