@@ -79,17 +79,17 @@ def test_a_tree_that_fails_to_load_leaves_no_module(monkeypatch):
 _STATIC = r"""
 :- module(test_static_pyab, [make_static/1]).
 make_static(M) :-                       % static with a clause: assertz/1 may not add one
-    assertz(M:max_to_move('pyab static')),
-    compile_predicates([M:max_to_move/1]).
+    assertz(M:staticval('pyab static', 0)),
+    compile_predicates([M:staticval/2]).
 """
 
 
 def test_a_tree_the_compiled_loader_fails_on_leaves_no_module(monkeypatch, tmp_path):
     """The compiled loader (pyab/_cload.c) stopped half-way, by a Python
-    error (a child that is not a node, after some clauses are in) or by a
-    Prolog one (the predicate it asserts into made static after the module
-    was claimed): the error reaches the caller, no module is left, and the
-    engine goes on."""
+    error (a child that is not a node, found when the tree/2 clauses come,
+    after all the others) or by a Prolog one (staticval/2 made static after
+    the module was claimed: the sides' clauses are in by then): the error
+    reaches the caller, no module is left, and the engine goes on."""
     if prolog._cload is None:
         pytest.skip("the compiled loader is not built or PYAB_PURE_PYTHON is set")
     from pyab.tree import Tree
@@ -113,11 +113,16 @@ def test_a_tree_the_compiled_loader_fails_on_leaves_no_module(monkeypatch, tmp_p
             real("make_static", args, "test_static_pyab")
         return out
 
+    used = pyab.parse("a(b=1, c=2)")
+    pyab.solve(used)
+    prolog.engine().drop(used)  # its module, wrappers and all, is the next one claimed
+    free = prolog.engine()._free[-1]
     monkeypatch.setattr(rt, "call", claim_then_static)
     tree = pyab.parse("a(b=1, c=2)")
     with pytest.raises(pyab.PrologError) as err:
         pyab.solve(tree)
     assert "permission_error" in err.value.term and "static" in err.value.term, err.value.term
+    assert free in err.value.term and free not in prolog.engine()._free
     monkeypatch.undo()
     assert tree not in prolog.engine()._modules
     assert counts()["modules"] == before
