@@ -187,7 +187,7 @@ search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Rec
     ->  true
     ;   domain_error(pyab_algorithm, Alg)
     ),
-    record_size_(Tree, Size),
+    record_size_(Tree, StackLimit, Size),
     (   Seconds =:= 0
     ->  Deadline = inf
     ;   get_time(Now),
@@ -204,13 +204,22 @@ search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Rec
 %   it needs (recording/5 and recordz/2 copy all of it).  Without one,
 %   room for a quarter of the tree's nodes (the slides' program asks
 %   about 6% of a million-node tree with the full window), at least
-%   1,024 calls (a rules tree: its store grows as needed).
+%   1,024 calls (a rules tree: its store grows as needed).  Under a
+%   stack limit the caller chose, the store takes at most a 64th of it
+%   (a store fitted to the last search of a 100,000-deep chain was more
+%   than a limit of 1 Mb, and SWI-Prolog refuses a limit below the
+%   stacks in use: a permission error instead of the resource error
+%   the search should meet).
 
-record_size_(Tree, Size) :-
+record_size_(Tree, StackLimit, Size) :-
     (   record_hint(Tree, Calls)
-    ->  Size is max(1024, min(Calls + Calls // 8, 1 << 22))
+    ->  Size0 is max(1024, min(Calls + Calls // 8, 1 << 22))
     ;   tree_nodes(Tree, Nodes),
-        Size is max(1024, min(Nodes // 4, 1 << 20))
+        Size0 is max(1024, min(Nodes // 4, 1 << 20))
+    ),
+    (   integer(StackLimit)
+    ->  Size is max(1024, min(Size0, StackLimit // 64))
+    ;   Size = Size0
     ).
 
 remember_size_(Tree, Record) :-
