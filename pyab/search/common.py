@@ -13,10 +13,15 @@ implement too.  It must record the way the Prolog side is observed:
 every read, in order.  Both are kept as node handles (ints) while the
 search runs; the :class:`~pyab.result.Result` names them, and finds the
 pruned nodes, only when a caller first reads those fields
-(``Result.deferred``).  An explicit tree names a node with a tuple lookup;
-an implicit one with ``names_of(nodes, known)`` when it has one (naming
-children from their parents' names, ``known`` kept for the pruned nodes),
-otherwise ``name_of``.
+(``Result.deferred``).  An explicit tree names its nodes with tuple
+lookups (one ``itemgetter`` for a whole list); an implicit one with
+``name_lists(visited, leaves)`` when it has one (a uniform tree: both
+lists named a level at a time), else ``names_of(nodes, known)`` (naming
+children from their parents' names), else ``name_of``; the pruned nodes
+with ``names_of`` from their visited parents' names, or ``name_of``.
+A tree whose every node has one parent (an explicit tree, or one with a
+true ``one_parent``) lets a search that says it visits each node once
+skip the pass that drops repeats.
 
 Given an ``observe`` callback, the record also reports the frames a
 picture needs (``pyab.trace`` turns them into steps), always from MAX's
