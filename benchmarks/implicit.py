@@ -14,7 +14,8 @@ Rows, for the same uniform trees:
 * ``pyab prolog``: through the bridge, every call observed (counts-only);
   on the trees of issue 17 (b=10 d=5 and b=40 d=4, random(1)) also with
   names (the full lists of leaves, visited and pruned nodes, in Python),
-  with its leaves/s over the plain ``swipl`` run's in the last column;
+  with its leaves/s over the plain ``swipl`` run's in the last column
+  (those rows: medians of three, the ways and ``swipl`` alternating);
 * ``pyab python``: the Python mirror.
 
 Times are CPU seconds (``statistics(cputime)`` inside swipl around the
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -101,11 +103,21 @@ def rows(quick: bool = False) -> list[dict]:
         params = [f"branching({b})", f"depth({d})", "ordering(random(1))"]
         prolog.solve(tree, names=False)  # load the module and run each mode once,
         prolog.solve(tree, eager=True)   # so the runs below are warm
-        bare = _swipl(RULES, params, "n(0, 0, 0)")
-        counts, r = _cpu(lambda: prolog.solve(tree, names=False))
-        named, rn = _cpu(lambda: prolog.solve(tree, eager=True))
-        deferred, _ = _cpu(lambda: prolog.solve(tree))  # names deferred, never read
-        read, rd = _cpu(lambda: (lambda x: (x.leaves, x.visited, x.pruned) and x)(prolog.solve(tree)))
+        # Medians of three, the ways alternating (one run of each moved by a
+        # fifth between runs on the shared machine).
+        runs: dict[str, list[float]] = {k: [] for k in ("bare", "counts", "named", "deferred", "read")}
+        for _ in range(1 if quick else 3):
+            runs["bare"].append(_swipl(RULES, params, "n(0, 0, 0)"))
+            t, r = _cpu(lambda: prolog.solve(tree, names=False))
+            runs["counts"].append(t)
+            t, rn = _cpu(lambda: prolog.solve(tree, eager=True))
+            runs["named"].append(t)
+            t, _ = _cpu(lambda: prolog.solve(tree))  # names deferred, never read
+            runs["deferred"].append(t)
+            t, rd = _cpu(lambda: (lambda x: (x.leaves, x.visited, x.pruned) and x)(prolog.solve(tree)))
+            runs["read"].append(t)
+        bare, counts, named, deferred, read = (statistics.median(runs[k]) for k in
+                                               ("bare", "counts", "named", "deferred", "read"))
         leaves = r.extra["leaves_count"]
         assert len(rn.leaves) == leaves == len(rd.leaves), "names and counts read different leaves"
         for engine, s in [("swipl, uniform.pl", bare), ("pyab prolog (observed, counts)", counts),

@@ -33,6 +33,17 @@
 
 typedef Py_ssize_t ss;
 
+/* Leaf values in -1024..1023 are made once per parse and shared (an int is
+ * immutable; Python's own small ints stop at 256): a million leaves are then
+ * a million references, not a million objects. */
+#define SMALL_INTS 2048
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 /* every step answers one of these */
 #define OK 0
 #define GIVEUP 1 /* not sure: None */
@@ -51,6 +62,25 @@ static int vec_push(Vec *v, ss x) {
         v->cap = cap;
     }
     v->a[v->n++] = x;
+    return OK;
+}
+
+/* Room for n items in v. */
+static int vec_reserve(Vec *v, ss n) {
+    if (n <= v->cap) return OK;
+    ss cap = v->cap ? v->cap : 256;
+    while (cap < n) cap *= 2;
+    ss *a = PyMem_RawRealloc(v->a, (size_t)cap * sizeof *a);
+    if (!a) { PyErr_NoMemory(); return ERR; }
+    v->a = a;
+    v->cap = cap;
+    return OK;
+}
+
+/* Grows v to n items, the new ones x. */
+static int vec_fill(Vec *v, ss n, ss x) {
+    if (vec_reserve(v, n) < 0) return ERR;
+    while (v->n < n) v->a[v->n++] = x;
     return OK;
 }
 
@@ -80,6 +110,8 @@ typedef struct {
     Name *names; ss nn, ncap;      /* node id -> name */
     PyObject **vals;               /* node id -> value (new reference) or NULL */
     Slot *table; size_t tsize;     /* open addressing */
+    struct Check *chk; ss nchk, capchk;  /* hits of long names not yet compared */
+    PyObject **ints;               /* SMALL_INTS: the ints -1024..1023 made so far */
     int any_float, inexact_int;    /* for build()'s check of mixed values */
 } S;
 
@@ -89,6 +121,14 @@ static void s_free(S *s) {
     PyMem_RawFree(s->names);
     PyMem_RawFree(s->arena);
     free(s->table);
+    PyMem_RawFree(s->chk);
+    if (s->ints) {
+        for (int k = 0; k < SMALL_INTS; k++) Py_XDECREF(s->ints[k]);
+        PyMem_RawFree(s->ints);
+        s->ints = NULL;
+    }
+    s->chk = NULL;
+    s->nchk = s->capchk = 0;
     s->vals = NULL; s->names = NULL; s->arena = NULL; s->table = NULL;
     s->nn = s->ncap = s->alen = s->acap = 0;
     s->tsize = 0;
@@ -98,15 +138,38 @@ static inline const char *name_ptr(const S *s, const Name *nm) {
     return (nm->arena ? s->arena : s->t) + nm->off;
 }
 
-static inline uint64_t hash_bytes(const char *p, ss n) {
+/* How many bytes may be read from a name's first byte on: to the end of the
+ * text or of the arena's room (those past the name are masked off). */
+static inline ss name_room(const S *s, const Name *nm) {
+    return nm->arena ? s->acap - nm->off : s->n - nm->off;
+}
+
+/* The first n (< 8) bytes at p as a little-endian word, zero above them.
+ * One 8-byte load and a mask where room allows: copying n bytes into a
+ * zeroed word and reading it back stalled on store forwarding (a quarter of
+ * the hashing's time). */
+static inline uint64_t load_tail(const char *p, ss n, ss room) {
+    uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (room >= 8) {
+        memcpy(&w, p, 8);
+        return n ? w & (~0ULL >> (64 - 8 * n)) : 0;
+    }
+#else
+    (void)room;
+#endif
+    memcpy(&w, p, (size_t)n);
+    return w;
+}
+
+static inline uint64_t hash_bytes(const char *p, ss n, ss room) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n, w;
-    for (; n >= 8; p += 8, n -= 8) {
+    for (; n >= 8; p += 8, n -= 8, room -= 8) {
         memcpy(&w, p, 8);
         h = (h ^ w) * 0xff51afd7ed558ccdULL;
         h ^= h >> 32;
     }
-    w = 0;
-    memcpy(&w, p, (size_t)n);
+    w = load_tail(p, n, room);
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 29;
     h *= 0xff51afd7ed558ccdULL;
@@ -130,9 +193,10 @@ static int add_node(S *s, Name nm, ss *id) {
     return OK;
 }
 
-static inline void slot_key(const char *p, ss len, uint64_t h, uint32_t *tag, uint64_t *key) {
-    uint64_t k = 0;
-    memcpy(&k, p, (size_t)(len < 8 ? len : 8));
+static inline void slot_key(const char *p, ss len, ss room, uint64_t h, uint32_t *tag, uint64_t *key) {
+    uint64_t k;
+    if (len >= 8) memcpy(&k, p, 8);
+    else k = load_tail(p, len, room);
     *key = k;
     *tag = len <= 8 ? 0x80000000u | (uint32_t)len : (uint32_t)(h >> 33);
 }
@@ -194,7 +258,7 @@ static int rehash_to(S *s, size_t size) {
         Slot e = s->table[j];
         if (!e.id) continue;
         const Name *nm = &s->names[e.id - 1];
-        uint64_t h = hash_bytes(name_ptr(s, nm), nm->len);
+        uint64_t h = hash_bytes(name_ptr(s, nm), nm->len, name_room(s, nm));
         size_t slot = h & (size - 1);
         while (t[slot].id) slot = (slot + 1) & (size - 1);
         t[slot] = e;
@@ -207,8 +271,16 @@ static int rehash_to(S *s, size_t size) {
 
 static int presize(S *s);
 
-/* The id of the node called nm, a new one if there is none; *fresh tells. */
-static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh) {
+/* A hit of a name longer than a slot holds, taken on its hash and first 8
+ * bytes and compared later (check_hits): the name it matched lies wherever
+ * its first occurrence was, and comparing at once waited on memory for
+ * each such hit (a sixth of the ragged tree's parse). */
+typedef struct Check { const char *p; uint32_t len, id; } Check;
+
+/* The id of the node called nm, a new one if there is none; *fresh tells.
+ * defer: a hit of a long name is taken on its slot alone and queued for
+ * check_hits, which must run before anything is made of the hits. */
+static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh, int defer) {
     if (!s->tsize && presize(s) < 0) return ERR;
     if ((size_t)s->nn * 10 >= s->tsize * 7) {  /* load factor 0.7 */
         if (s->nn >= 0x7FFFFFFF) return GIVEUP;  /* ids are 32 bits here */
@@ -217,13 +289,30 @@ static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh) {
     const char *p = name_ptr(s, &nm);
     uint64_t key;
     uint32_t tag;
-    slot_key(p, nm.len, h, &tag, &key);
+    slot_key(p, nm.len, name_room(s, &nm), h, &tag, &key);
     size_t mask = s->tsize - 1, slot = h & mask;
     while (s->table[slot].id) {
         const Slot *e = &s->table[slot];
         if (e->tag == tag && e->key == key) {
             ss i = e->id - 1;
             const Name *o;
+            if (defer && nm.len > 8) {
+                if (s->nchk == s->capchk) {
+                    ss cap = s->capchk ? s->capchk * 2 : 1024;
+                    Check *c = PyMem_RawRealloc(s->chk, (size_t)cap * sizeof *c);
+                    if (!c) { PyErr_NoMemory(); return ERR; }
+                    s->chk = c;
+                    s->capchk = cap;
+                }
+                if (nm.len > 0xFFFFFFFF) return GIVEUP;
+                s->chk[s->nchk].p = p;
+                s->chk[s->nchk].len = (uint32_t)nm.len;
+                s->chk[s->nchk].id = (uint32_t)i;
+                s->nchk++;
+                *id = i;
+                *fresh = 0;
+                return OK;
+            }
             if (nm.len <= 8 || ((o = &s->names[i])->len == nm.len &&
                                 memcmp(name_ptr(s, o), p, (size_t)nm.len) == 0)) {
                 *id = i;
@@ -242,7 +331,28 @@ static int intern_h(S *s, Name nm, uint64_t h, ss *id, int *fresh) {
 }
 
 static inline int intern(S *s, Name nm, ss *id, int *fresh) {
-    return intern_h(s, nm, hash_bytes(name_ptr(s, &nm), nm.len), id, fresh);
+    return intern_h(s, nm, hash_bytes(name_ptr(s, &nm), nm.len, name_room(s, &nm)), id, fresh, 0);
+}
+
+/* Compares the queued hits (intern_h's defer), fetching the names they
+ * matched ahead so that the waits overlap: GIVEUP when one is another name
+ * with the same hash bits and first 8 bytes (then the Python paths read the
+ * text).  The pointers are into the text or the arena, which does not move
+ * between a batch's entering and this check. */
+static int check_hits(S *s) {
+    const Check *c = s->chk;
+    ss n = s->nchk, j;
+    enum { AHEAD = 8 };
+    for (j = 0; j < n && j < 2 * AHEAD; j++) PREFETCH(&s->names[c[j].id]);
+    for (j = 0; j < n && j < AHEAD; j++) PREFETCH(name_ptr(s, &s->names[c[j].id]));
+    for (j = 0; j < n; j++) {
+        if (j + 2 * AHEAD < n) PREFETCH(&s->names[c[j + 2 * AHEAD].id]);
+        if (j + AHEAD < n) PREFETCH(name_ptr(s, &s->names[c[j + AHEAD].id]));
+        const Name *o = &s->names[c[j].id];
+        if (o->len != (ss)c[j].len || memcmp(name_ptr(s, o), c[j].p, c[j].len) != 0) return GIVEUP;
+    }
+    s->nchk = 0;
+    return OK;
 }
 
 /* -- tokens: lark's terminals (grammar.lark) ------------------------------- */
@@ -395,6 +505,28 @@ static int unquote(S *s, const char *b, ss len, Name *out) {
     return OK;
 }
 
+/* The body of a quoted name whose only escapes are doubled quotes (every
+ * quote in it is one of a pair), into the arena: runs copied whole, up to
+ * and with the first quote of each pair (unquote went a byte at a time). */
+static int undouble(S *s, const char *b, ss len, Name *out) {
+    if (arena_reserve(s, len) < 0) return ERR;
+    char *o0 = s->arena + s->alen, *o = o0;
+    const char *e = b + len;
+    while (b < e) {
+        const char *q = memchr(b, '\'', (size_t)(e - b));
+        if (!q) { memcpy(o, b, (size_t)(e - b)); o += e - b; break; }
+        memcpy(o, b, (size_t)(q + 1 - b));
+        o += q + 1 - b;
+        b = q + 2;
+    }
+    out->off = s->alen;
+    out->len = o - o0;
+    out->arena = 1;
+    out->ascii = 0;  /* PyUnicode_DecodeUTF8 checks (fast on ASCII) */
+    s->alen += out->len;
+    return OK;
+}
+
 /* A name (NAME or QUOTED) at p: *end after it, *out what it stands for. */
 static int lex_name(S *s, ss p, Name *out, ss *end) {
     const char *t = s->t;
@@ -425,7 +557,7 @@ static int lex_name(S *s, ss p, Name *out, ss *end) {
             out->off = p + 1; out->len = q - p - 1; out->arena = 0; out->ascii = 0;
             return OK;
         }
-        return unquote(s, t + p + 1, q - p - 1, out);
+        return undouble(s, t + p + 1, q - p - 1, out);
     }
     /* '(?:[^'\\\n]|\\(?>[0-7]+\\|x[0-9a-fA-F]+\\|[^\n])|'')*' */
     q = p + 1;
@@ -498,6 +630,17 @@ static int lex_number(S *s, ss p, ss *end, PyObject **out) {
         if (t[p] == '-') v = -v;
         /* an int a float holds exactly compares alike in SWI-Prolog and Python */
         if ((v > (1LL << 53) || v < -(1LL << 53)) && (long long)(double)v != v) s->inexact_int = 1;
+        if (v >= -SMALL_INTS / 2 && v < SMALL_INTS / 2) {
+            if (!s->ints && !(s->ints = PyMem_RawCalloc(SMALL_INTS, sizeof *s->ints))) {
+                PyErr_NoMemory();
+                return ERR;
+            }
+            PyObject **slot = &s->ints[v + SMALL_INTS / 2];
+            if (!*slot && !(*slot = PyLong_FromLongLong(v))) return ERR;
+            Py_INCREF(*slot);
+            *out = *slot;
+            return OK;
+        }
         *out = PyLong_FromLongLong(v);
         return *out ? OK : ERR;
     }
@@ -532,6 +675,9 @@ static int lex_number(S *s, ss p, ss *end, PyObject **out) {
 
 /* -- the Tree's arrays ------------------------------------------------------ */
 
+/* A name as a str.  The callers hash it at once (str caches its hash),
+ * while it is fresh in the cache: hashed later, when result() fills the
+ * index dict, the dfs tree's million names cost 0.06 s more than here. */
 static PyObject *make_name(const S *s, const Name *nm) {
     const char *p = name_ptr(s, nm);
     if (nm->ascii) {
@@ -579,6 +725,13 @@ static PyObject *result(S *s, ss N, const ss *pre, PyObject **pyname, const ss *
     depths = PyTuple_New(N);
     if (!kids || !values || !depths) goto done;
     for (i = 0; i < N; i++) {
+        if (pre && i + 16 < N) {  /* scanner ids at random: fetch ahead */
+            ss ahead = pre[i + 16];
+            PREFETCH(&kcount[ahead]);
+            PREFETCH(&kstart[ahead]);
+            PREFETCH(&s->vals[ahead]);
+        }
+        if (pre && i + 8 < N) PREFETCH(&karr[kstart[pre[i + 8]]]);
         ss node = pre ? pre[i] : i, c = kcount[node];
         PyObject *k = PyTuple_New(c);
         if (!k) goto done;
@@ -587,6 +740,7 @@ static PyObject *result(S *s, ss N, const ss *pre, PyObject **pyname, const ss *
             Py_INCREF(id);
             PyTuple_SET_ITEM(k, j, id);
         }
+        PyObject_GC_UnTrack(k);  /* ints only: see below */
         PyTuple_SET_ITEM(kids, i, k);
         PyObject *v = s->vals[node];
         if (v) s->vals[node] = NULL; else { v = Py_None; Py_INCREF(v); }
@@ -595,6 +749,16 @@ static PyObject *result(S *s, ss N, const ss *pre, PyObject **pyname, const ss *
         if (!d) goto done;
         PyTuple_SET_ITEM(depths, i, d);
     }
+    /* None of these tuples can be part of a cycle (they hold str, int,
+     * float, None and such tuples), so the cyclic collector need not know
+     * them: it untracks such tuples itself, but only after visiting them
+     * once, in the first collection after this call -- a million of them
+     * took a tenth of the parse.  (The dict of str -> int is untracked
+     * from the start.) */
+    PyObject_GC_UnTrack(names);
+    PyObject_GC_UnTrack(kids);
+    PyObject_GC_UnTrack(values);
+    PyObject_GC_UnTrack(depths);
     out = Py_BuildValue("(OOOOOsO)", names, kids, values, index, depths, root_max ? "max" : "min",
                         marks ? marks : Py_None);
 done:
@@ -627,7 +791,7 @@ static int csr(const ss *parent, ss N, ss **kstart, ss **kcount, ss **karr) {
  * hashed and their table slots fetched ahead (__builtin_prefetch), then
  * they are entered.  A million names looked up at random in a table of tens
  * of megabytes wait on memory; batched, the waits overlap. */
-typedef struct { Name nm; uint64_t h; } Occ;
+typedef struct { Name nm; uint64_t h; ss id; } Occ;  /* id: once entered */
 typedef struct { ss first, count; PyObject *v; } Decl;  /* v: a value; else an edge */
 #define BATCH 256
 
@@ -647,7 +811,7 @@ static int occ_push(Occ **o, ss *n, ss *cap, const S *s, Name nm) {
         *o = a;
         *cap = c;
     }
-    uint64_t h = hash_bytes(name_ptr(s, &nm), nm.len);
+    uint64_t h = hash_bytes(name_ptr(s, &nm), nm.len, name_room(s, &nm));
     fetch(s, h);
     (*o)[*n].nm = nm;
     (*o)[*n].h = h;
@@ -709,15 +873,32 @@ static PyObject *flat(S *s, int *rc) {
             dc->count = nocc - dc->first;
             ndec++;
         }
-        /* enter it */
+        /* enter it: first the ids of its names, in the order of the text
+         * (which numbers the new ones), fetching ahead what the checks
+         * then read of each -- with shuffled declarations the ids come at
+         * random, and each check waited on memory */
+        if ((r = vec_reserve(&kstart, s->ncap)) || (r = vec_reserve(&kcount, s->ncap)) ||
+            (r = vec_reserve(&parent, s->ncap))) goto done;
+        for (d = 0; d < ndec; d++) {
+            Decl *dc = &dec[d];
+            Occ *o = &occ[dc->first];
+            int fresh;
+            for (ss j = 0; j < dc->count; j++) {
+                ss id;
+                if ((r = intern_h(s, o[j].nm, o[j].h, &id, &fresh, 1)) != OK) goto done;
+                o[j].id = id;
+                if (j) { if (id < parent.cap) PREFETCH(&parent.a[id]); }
+                else if (dc->v) PREFETCH(&s->vals[id]);
+                else if (id < kstart.cap) PREFETCH(&kstart.a[id]);
+            }
+        }
+        if ((r = vec_fill(&kstart, s->nn, -1)) || (r = vec_fill(&kcount, s->nn, 0)) ||
+            (r = vec_fill(&parent, s->nn, -1))) goto done;
+        /* then the checks, in the same order */
         for (d = 0; d < ndec; d++) {
             Decl *dc = &dec[d];
             const Occ *o = &occ[dc->first];
-            ss id;
-            int fresh;
-            if ((r = intern_h(s, o->nm, o->h, &id, &fresh)) != OK) goto done;
-            while (kstart.n < s->nn)
-                if ((r = vec_push(&kstart, -1)) || (r = vec_push(&kcount, 0)) || (r = vec_push(&parent, -1))) goto done;
+            ss id = o->id;
             if (dc->v) {
                 r = GIVEUP;
                 if (s->vals[id]) goto done;  /* two values */
@@ -729,10 +910,7 @@ static PyObject *flat(S *s, int *rc) {
             if (kstart.a[id] >= 0) goto done;  /* its children listed twice */
             ss start = karr.n;
             for (ss j = 1; j < dc->count; j++) {
-                ss cid;
-                if ((r = intern_h(s, o[j].nm, o[j].h, &cid, &fresh)) != OK) goto done;
-                while (kstart.n < s->nn)
-                    if ((r = vec_push(&kstart, -1)) || (r = vec_push(&kcount, 0)) || (r = vec_push(&parent, -1))) goto done;
+                ss cid = o[j].id;
                 r = GIVEUP;
                 if (parent.a[cid] >= 0) goto done;  /* a second parent */
                 parent.a[cid] = id;
@@ -742,6 +920,7 @@ static PyObject *flat(S *s, int *rc) {
             kcount.a[id] = karr.n - start;
         }
         ndec = 0;
+        if ((r = check_hits(s)) != OK) goto done;
     }
     r = GIVEUP;
     N = s->nn;
@@ -778,7 +957,13 @@ static PyObject *flat(S *s, int *rc) {
     for (i = 0; i < N; i++) if (kstart.a[i] < 0) kstart.a[i] = 0;
     pyname = PyMem_RawCalloc((size_t)N, sizeof *pyname);
     if (!pyname) { PyErr_NoMemory(); goto done; }
-    for (i = 0; i < N; i++) if (!(pyname[i] = make_name(s, &s->names[pre[i]]))) goto done;
+    /* in pre-order, which is not the order of the text when the declarations
+     * are shuffled: each name and then its bytes fetched ahead */
+    for (i = 0; i < N; i++) {
+        if (i + 16 < N) PREFETCH(&s->names[pre[i + 16]]);
+        if (i + 8 < N) PREFETCH(name_ptr(s, &s->names[pre[i + 8]]));
+        if (!(pyname[i] = make_name(s, &s->names[pre[i]])) || PyObject_Hash(pyname[i]) == -1) goto done;
+    }
     out = result(s, N, pre, pyname, kstart.a, kcount.a, karr.a, depth, root_max, NULL);
     r = out ? OK : ERR;
 done:
@@ -851,7 +1036,8 @@ static PyObject *nested(S *s, int *rc) {
     if (csr(parent.a, N, &kstart, &kcount, &karr) < 0) goto done;
     pyname = PyMem_RawCalloc((size_t)N, sizeof *pyname);
     if (!pyname) { PyErr_NoMemory(); goto done; }
-    for (i = 0; i < N; i++) if (!(pyname[i] = make_name(s, &s->names[i]))) goto done;
+    for (i = 0; i < N; i++)
+        if (!(pyname[i] = make_name(s, &s->names[i])) || PyObject_Hash(pyname[i]) == -1) goto done;
     if (marks.n) {
         if (!(pymarks = PyList_New(marks.n / 2))) goto done;
         for (i = 0; i < marks.n; i += 2) {
@@ -943,6 +1129,7 @@ static PyObject *listform(S *s, ss p, int root_max, ss chars, int *rc) {
         ss k = nth.a[i];
         for (char *w = d + len[i] - 1; w > d + ul; w--) { *w = (char)('0' + k % 10); k /= 10; }
         pyname[i] = u;
+        if (PyObject_Hash(u) == -1) goto done;  /* while fresh: see make_name */
     }
     out = result(s, N, NULL, pyname, kstart, kcount, karr, depth.a, root_max, NULL);
     r = out ? OK : ERR;

@@ -274,3 +274,66 @@ def test_errors_name_the_place_with_the_compiled_scanner_in_front():
             dsl.parse(text, "t.tree")
         assert place in str(err.value), str(err.value)
         assert str(err.value) == _lark(text)[1]
+
+
+# -- the flat form's name table -------------------------------------------------
+
+# Two names the scanner's table cannot tell apart by their slot: the same
+# length (16), the same first 8 bytes, and hash_bytes() of both with the
+# same top 31 bits and the same low 12 (so the same first slot in a table of
+# 4,096).  Found by brute force over "position" + 8 characters (a few
+# seconds in C with a copy of hash_bytes); if hash_bytes changes, the
+# assertions below that the scanner gives up fail: find a new pair.
+_TWIN_A, _TWIN_B = "positionvfnqbaaa", "positionls1sdaaa"
+
+
+def test_names_that_share_a_slot_tag_are_compared():
+    """A hit of a name longer than 8 bytes is taken on its slot and compared
+    after the batch (check_hits): the two names must stay two nodes.  Taken
+    as one, ``r -> A`` with ``B = 1`` would read as a valid tree (A with the
+    value 1); lark says B is a second root."""
+    wrong = f"r -> {_TWIN_A}\n{_TWIN_B} = 1\n"
+    assert _compiled().scan(wrong) is None, "the twins no longer collide: find a new pair"
+    assert _lark(wrong)[0] == "error"
+    _agree(wrong)
+    right = f"r -> {_TWIN_A}, {_TWIN_B}\n{_TWIN_A} = 1\n{_TWIN_B} = 2\n"
+    assert _compiled().scan(right) is None, "the twins no longer collide: find a new pair"
+    _agree(right)
+    tree = pyab.parse(right)
+    assert tree.names == ("r", _TWIN_A, _TWIN_B) and tree.values == (None, 1, 2)
+    # long names that differ in their first 8 bytes or hash are read by it
+    _agree(f"r -> {_TWIN_A}, {_TWIN_A[::-1]}\n{_TWIN_A} = 1\n{_TWIN_A[::-1]} = 2\n", must_take=True)
+
+
+def test_the_result_is_not_left_to_the_cyclic_collector():
+    """The Tree's tuples hold only str, numbers and tuples of ints: the
+    scanner untracks them (the first collection after a parse visited a
+    million of them), as the collector would itself; the Tree is the same."""
+    import gc
+    from benchmarks import shapes
+    for text in (shapes.ragged(500), shapes.nested(3, 3), "[[1, 2.5], 3]"):
+        names, kids, values, index, depth, _side, _marks = _compiled().scan(text)
+        for part in (names, kids, values, depth, index, *kids):
+            assert not gc.is_tracked(part)
+        _agree(text, must_take=True)
+
+
+def test_small_leaf_values_are_shared():
+    """Leaf ints in -1024..1023 are made once per parse (a million leaves of
+    -999..999 are a million references, not a million objects); larger ones
+    and decimals are made one by one; the values are lark's, type for type."""
+    text = "r -> a, b, c, d, e, f\na = 700\nb = 700\nc = -1024\nd = -1024\ne = 1024\nf = 1024\n"
+    values = _compiled().scan(text)[2]
+    assert values == (None, 700, 700, -1024, -1024, 1024, 1024)
+    assert values[1] is values[2] and values[3] is values[4]
+    assert values[5] is not values[6]
+    _agree(text, must_take=True)
+    _agree("a(b = 5, c = 5.0, d = -0, e = 0.0)", must_take=True)
+
+
+@pytest.mark.parametrize("name", ["''''", "'''b'", "'b'''", "'é''x'''", "'a''''b'", "'it''s #1 at 50%'", "'😀'''"])
+def test_doubled_quotes_are_read_in_runs(name):
+    """A quoted name whose only escapes are doubled quotes is copied in runs
+    (undouble): the same name as lark's, wherever the pairs stand."""
+    _agree(f"r -> {name}, x\n{name} = 1\nx = 2\n", must_take=True)
+    _agree(f"r({name} = 1, x = 2)", must_take=True)

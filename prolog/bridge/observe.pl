@@ -168,18 +168,28 @@ store_(R, N0, Store, E) :-
     nb_setarg(2, R, N),
     (   N /\ 1023 =:= 0 -> deadline_(R) ; true ).
 
-%   nb_setarg/3 failed: N is past the end of the store.  Copy it into one
-%   twice its size.
+%   nb_setarg/3 failed: N is past the end of the store.  Make one twice
+%   its size whose first half shares the old one's entries (arg/3 binds
+%   the fresh arguments; nothing is copied yet), then put it in the
+%   record: nb_setarg/3 copies it once.  (Going through the argument
+%   lists, as before, copied the entries three times: 0.07 against 0.04 s
+%   for a store of 262,144 positions.)
 
 grow_(R, N, E) :-
     arg(3, R, Store),
-    compound_name_arguments(Store, Name, Args),
-    length(Args, Size),
-    length(More, Size),
-    append(Args, More, Args2),
-    compound_name_arguments(Bigger, Name, Args2),
-    nb_setarg(N, Bigger, E),
+    functor(Store, Name, Size),
+    Size2 is 2 * Size,
+    functor(Bigger, Name, Size2),
+    share_args_(Size, Store, Bigger),
+    arg(N, Bigger, E),
     nb_setarg(3, R, Bigger).
+
+share_args_(0, _, _) :- !.
+share_args_(I, Store, Bigger) :-
+    arg(I, Store, X),
+    arg(I, Bigger, X),
+    I1 is I - 1,
+    share_args_(I1, Store, Bigger).
 
 deadline_(R) :-
     arg(1, R, Deadline),
@@ -320,8 +330,27 @@ walk_([K|Ks], [KN|KNs], Stack, I, N, Store, Kids, KidNames, V, F, P, L0, L, IEnd
             walk_(Cs, CNs, [Ks-KNs|Stack], I2, N, Store, Kids, KidNames, V1, F1, P, L1, L, IEnd)
         ;   walk_(Ks, KNs, Stack, I2, N, Store, Kids, KidNames, V1, F1, P, L1, L, IEnd)
         )
+    ;   rest_pruned_(Ks, I, N, Store)
+    ->  P = [KN|P1],
+        append(KNs, P2, P1),
+        walk_([], [], Stack, I, N, Store, Kids, KidNames, V, F, P2, L0, L, IEnd)
     ;   P = [KN|P1],
         walk_(Ks, KNs, Stack, I, N, Store, Kids, KidNames, V, F, P1, L0, L, IEnd)
+    ).
+
+%   rest_pruned_(+Siblings, +I, +N, +Store): no sibling is the position
+%   of call I (or there is none), so every sibling is pruned: what the
+%   walk would find testing them one by one, found at once (memberchk/2
+%   runs in C; an alpha-beta search cuts off all the siblings after a
+%   cut, 39 of 40 on b=40 trees).
+
+rest_pruned_(Ks, I, N, Store) :-
+    (   I > N
+    ->  true
+    ;   arg(I, Store, E),
+        E \== [],
+        (   atom(E) -> Q = E ; E = m(Q) -> true ; E = s(Q) ),
+        \+ memberchk(Q, Ks)
     ).
 
 %   `[]` is staticval/2 on the position of the call before, here K.

@@ -187,11 +187,7 @@ search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Rec
     ->  true
     ;   domain_error(pyab_algorithm, Alg)
     ),
-    tree_nodes(Tree, Nodes),
-    %   The first store has room for a quarter of the tree's nodes (at
-    %   least 1,024 calls, at most 2^20): the slides' program asks about
-    %   6% of a million-node tree with the full window.
-    Size is max(1024, min(Nodes // 4, 1 << 20)),
+    record_size_(Tree, Size),
     (   Seconds =:= 0
     ->  Deadline = inf
     ;   get_time(Now),
@@ -199,7 +195,32 @@ search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Rec
     ),
     recording(Mode, Size, Deadline,
               with_stack_limit_(StackLimit, run_limited_(Seconds, Prog:Goal)),
-              Record).
+              Record),
+    remember_size_(Tree, Record).
+
+%   The first store of a search: room for as many calls as the last
+%   search of the same tree made, and an eighth more, so that a warm
+%   search neither grows its store nor copies a store much bigger than
+%   it needs (recording/5 and recordz/2 copy all of it).  Without one,
+%   room for a quarter of the tree's nodes (the slides' program asks
+%   about 6% of a million-node tree with the full window), at least
+%   1,024 calls (a rules tree: its store grows as needed).
+
+record_size_(Tree, Size) :-
+    (   record_hint(Tree, Calls)
+    ->  Size is max(1024, min(Calls + Calls // 8, 1 << 22))
+    ;   tree_nodes(Tree, Nodes),
+        Size is max(1024, min(Nodes // 4, 1 << 20))
+    ).
+
+remember_size_(Tree, Record) :-
+    (   \+ record_counts(Record, _, _),
+        arg(2, Record, Calls),
+        \+ record_hint(Tree, Calls)
+    ->  retractall(record_hint(_, _)),
+        assertz(record_hint(Tree, Calls))
+    ;   true
+    ).
 
 run_limited_(Seconds, Goal) :-
     (   Seconds =:= 0

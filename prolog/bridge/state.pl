@@ -5,7 +5,8 @@
             free_module/1,      % ?TreeModule
             rules_module/3,     % ?Module, ?RulesFile, ?Mode
             traced/2,           % ?TreeModule, ?ProgModule
-            tree_nodes_cache/3  % ?TreeModule, ?Generations, ?Nodes
+            tree_nodes_cache/3, % ?TreeModule, ?Generations, ?Nodes
+            record_hint/2       % ?TreeModule, ?Calls
           ]).
 /** <module> Every piece of state the bridge keeps, declared in one place
 
@@ -33,6 +34,9 @@ The facts:
     are wrapped for solve_traced/8.
   - tree_nodes_cache(Tree, Generations, Nodes): the node count of the last
     tree asked about (counting walks every clause).
+  - record_hint(Tree, Calls): how many calls the last search recorded,
+    and on which tree module (the next search of it sizes its record by
+    that; a hint left by a tree since recycled only sizes a store).
 */
 
 :- dynamic
@@ -42,4 +46,5 @@ The facts:
     free_module/1,
     rules_module/3,
     traced/2,
-    tree_nodes_cache/3.
+    tree_nodes_cache/3,
+    record_hint/2.

@@ -124,4 +124,77 @@ test(tictactoe_x_wins_after_a_blunder, [true(Val == 1)]) :-
     % X on 1, O on 2 (an edge next to it): X forces a win.
     solve_('games/tictactoe.pl', "start([1, 2]).", "counts", _, Val, _).
 
+%   position_names/4 names the children as position_name/2 names each.
+
+test(position_names_match_position_name,
+     [forall(( between(1, 4, B), between(1, 3, D) ))]) :-
+    file_('trees/uniform.pl', File),
+    gensym(pyab_t_plunit_names, M),
+    uniform_(B, D, 'random(2)', Params),
+    load_rules(M, File, Params),
+    call_cleanup(forall(( M:root(R), inner_(M, R, P) ),
+                        ( M:moves(P, Ks),
+                          M:position_name(P, N),
+                          M:position_names(P, N, Ks, Ns),
+                          maplist(M:position_name, Ks, Expected),
+                          maplist(same_text_, Ns, Expected) )),
+                 drop(M)).
+
+inner_(M, P, P) :-
+    M:moves(P, _).
+inner_(M, P, Q) :-
+    M:moves(P, Ks),
+    member(K, Ks),
+    inner_(M, K, Q).
+
+same_text_(A, B) :-
+    atom_string(A, S),
+    atom_string(B, S).
+
+%   A store that starts too small grows (many times here) and keeps every
+%   call: the same names as a store big enough from the start.
+
+test(store_grows_keeping_every_call, [forall(member(O, [worst, 'random(3)']))]) :-
+    file_('trees/uniform.pl', File),
+    file_('alphabeta.pl', Program),
+    gensym(pyab_t_plunit_grow, M),
+    atom_concat(M, '_p', Prog),
+    uniform_(3, 4, O, Params),
+    load_rules(M, File, Params),
+    call_cleanup(( solve(M, Prog, Program, bratko, "r", "-1.0Inf", "1.0Inf", "inf 0", _),
+                   M:root(R),
+                   pyab_observe:recording(names, 1, inf, Prog:alphabeta(R, -inf, inf, _, _), R1),
+                   pyab_observe:recording(names, 100000, inf, Prog:alphabeta(R, -inf, inf, _, _), R2),
+                   arg(2, R1, N1), arg(2, R2, N2),
+                   pyab_run:naming_(M, Kids, Name, KidNames),
+                   pyab_observe:record_names(R1, Kids, Name, KidNames, L1, V1, P1, _),
+                   pyab_observe:record_names(R2, Kids, Name, KidNames, L2, V2, P2, _) ),
+                 drop(M)),
+    assertion(N1 > 64),
+    assertion(N1 == N2),
+    assertion(L1-V1-P1 == L2-V2-P2).
+
+%   The next search of a tree sizes its store by the last one's calls; a
+%   search that makes more calls than that grows it and answers as a
+%   fresh module does.
+
+test(store_sized_by_the_last_search) :-
+    uniform_(4, 4, 'random(5)', Params),
+    file_('trees/uniform.pl', File),
+    file_('alphabeta.pl', Program),
+    gensym(pyab_t_plunit_hint, M),
+    atom_concat(M, '_p', Prog),
+    load_rules(M, File, Params),
+    call_cleanup(( solve(M, Prog, Program, bratko, "r", "4000000", "4000001", "inf 0", Narrow),
+                   solve(M, Prog, Program, bratko, "r", "-1.0Inf", "1.0Inf", "inf 0", Wide) ),
+                 drop(M)),
+    solve_names_('trees/uniform.pl', Params, Best, Val, Leaves, Visited, Pruned),
+    answer_lists(Narrow, _, NarrowLeaves, _, _, []),
+    answer_lists(Wide, [ok, _, BestA, ValA], Leaves2, Visited2, Pruned2, []),
+    length(NarrowLeaves, NN), length(Leaves, NW),
+    assertion(NN < NW),
+    assertion(atom_string(BestA, Best)),
+    assertion(atom_number(ValA, Val)),
+    assertion(Leaves2-Visited2-Pruned2 == Leaves-Visited-Pruned).
+
 :- end_tests(trees).

@@ -156,15 +156,19 @@ dewey_(D, I, B, Path0, Path) :-
 %
 %   The names of Children, the successors of Pos (whose name is Name), in
 %   one go: Name_1 ... Name_B, what position_name/2 gives each, without
-%   walking the path again for every child.  A rules file need not have
-%   it; pyab's bridge uses it, when it is there, to name the nodes of an
-%   observed search (prolog/bridge/run.pl).
+%   walking the path again for every child.  They are strings (no atom is
+%   made for each of the hundreds of thousands of nodes an observed search
+%   names: half the time of atoms, and nothing for the atom garbage
+%   collector).  A rules file need not have it; pyab's bridge uses it,
+%   when it is there, to name the nodes of an observed search
+%   (prolog/bridge/run.pl).
 
 position_names(_, Name, Children, Names) :-
-    kid_names_(Children, 1, Name, Names).
+    string_concat(Name, "_", Prefix),
+    kid_names_(Children, 1, Prefix, Names).
 
 kid_names_([], _, _, []).
-kid_names_([_|Ps], K, Name, [N|Ns]) :-
-    atomic_list_concat([Name, '_', K], N),
+kid_names_([_|Ps], K, Prefix, [N|Ns]) :-
+    string_concat(Prefix, K, N),
     K1 is K + 1,
-    kid_names_(Ps, K1, Name, Ns).
+    kid_names_(Ps, K1, Prefix, Ns).
