@@ -19,6 +19,12 @@ setup(
     # The compiled scanner of the DSL (pyab/_cscan.c, see pyab/dsl.py): optional,
     # so that pyab installs without a C compiler and reads trees on its
     # pure-Python paths.
+    # The loader that asserts a fact tree's clauses from C (pyab/_cload.c, see
+    # pyab/prolog.py): optional too, and it needs neither SWI-Prolog's headers
+    # nor its library at build time (it takes the functions' addresses from
+    # the library pyab starts); without it trees load with load_packed/3.
     ext_modules=[Extension("pyab._cscan", ["pyab/_cscan.c"], optional=True,
+                           extra_compile_args=["-O2"]),
+                 Extension("pyab._cload", ["pyab/_cload.c"], optional=True,
                            extra_compile_args=["-O2"])],
 )

@@ -1,6 +1,8 @@
 :- module(pyab_bridge,
           [ load_tree/2,        % +Module, +FactText
             load_packed/3,      % +Module, +Names, +Shape
+            load_claim/1,       % +Module
+            load_finish/1,      % +Module
             load_rules/3,       % +Module, +RulesFile, +ParamText
             rules_mode/2,       % +Module, +Mode
             solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out

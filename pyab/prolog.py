@@ -101,12 +101,32 @@ def _parse_number(text: str) -> Number:
     return float(text)
 
 
+def _compiled_loader() -> Any:
+    """pyab._cload, the compiled loader, or None when it is not built (no C
+    compiler at install time) or ``PYAB_PURE_PYTHON`` is set to anything but
+    ``""``/``0`` (as for the compiled scanner, :mod:`pyab.dsl`): then every
+    fact tree loads with load_packed/3."""
+    if os.environ.get("PYAB_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from . import _cload
+    except ImportError:
+        return None
+    return _cload
+
+
+# The compiled loader, looked up once; tests set it to None for load_packed/3 alone.
+_cload = _compiled_loader()
+
+
 class _Runtime:
     """The process's SWI-Prolog, reached through libswipl (started by :func:`_start`).
     One per process; every :class:`Engine` calls through it."""
 
     def __init__(self) -> None:
         lib = _start()
+        self.lib = lib
+        self._bound: Any = None  # the compiled loader bound to lib's functions
         self.lock = threading.RLock()
         self.counter = itertools.count(1)  # module names are per process
         self.thread = threading.local()
@@ -147,10 +167,7 @@ class _Runtime:
             raises one.
         """
         f = self.f
-        if f["PL_thread_self"]() == -1:  # a Python thread SWI-Prolog has not met
-            if f["PL_thread_attach_engine"](None) < 0:
-                raise PrologError("cannot attach a SWI-Prolog engine to this thread")
-            self.thread.engine = _Detach(self)
+        self._attach()
         mark = ctypes.c_size_t()
         f["PL_mark_string_buffers"](ctypes.byref(mark))  # PL_STRINGS_MARK()
         frame = f["PL_open_foreign_frame"]()
@@ -201,6 +218,46 @@ class _Runtime:
         finally:
             f["PL_discard_foreign_frame"](frame)
             f["PL_release_string_buffers_from_mark"](mark.value)  # PL_STRINGS_RELEASE()
+
+    def _attach(self) -> None:
+        """Give this thread a SWI-Prolog engine if it has none."""
+        f = self.f
+        if f["PL_thread_self"]() == -1:  # a Python thread SWI-Prolog has not met
+            if f["PL_thread_attach_engine"](None) < 0:
+                raise PrologError("cannot attach a SWI-Prolog engine to this thread")
+            self.thread.engine = _Detach(self)
+
+    def load_compiled(self, loader: Any, module: str, tree: Tree) -> None:
+        """Load fact tree ``tree`` into ``module`` with the compiled loader
+        (pyab/_cload.c): ``load_claim/1``, the loader's asserts,
+        ``load_finish/1``; the clauses of ``load_packed/3``, in its order.
+        Whatever fails drops the module again.
+
+        :raises PrologError: when Prolog refuses (the exception's term and
+            message, as :meth:`call` raises them)."""
+        if self._bound is not loader:  # its functions from the library SWI-Prolog runs from
+            loader.bind(tuple(ctypes.cast(self.lib[name], ctypes.c_void_p).value
+                              for name in loader.functions()))
+            self._bound = loader
+        self.call("load_claim", [("atom", module)])
+        try:
+            f = self.f
+            self._attach()
+            frame = f["PL_open_foreign_frame"]()
+            try:
+                if not loader.load(module, tree.names, tree.kids, tree.values, tree.sides,
+                                   tree.depth, tree.root_side == "max"):
+                    exc = f["PL_new_term_refs"](1)
+                    term = f["PL_exception"](0)
+                    if term and f["PL_put_term"](exc, term):
+                        raise self._error(exc)
+                    raise PrologError(f"the compiled loader could not load the tree into {module}")
+            finally:
+                f["PL_discard_foreign_frame"](frame)
+            self.call("load_finish", [("atom", module)])
+        except BaseException:
+            self.call("drop", [("atom", module)])
+            raise
 
     def _error(self, exc: int) -> PrologError:
         """An exception term as a PrologError: its text and SWI-Prolog's
@@ -471,10 +528,20 @@ class Engine:
         if module is None:
             rules: str | None = None
             if not hasattr(tree, "prolog_source"):
-                names, shape = _packed(tree)  # before a free module is taken
+                # The compiled loader when it is built and takes every value
+                # (None, an int of 64 bits, a finite float); else load_packed/3.
+                # Either way the same clauses (docs/performance.md).
+                loader = _cload
+                if loader is not None and not loader.fits(tree.values):
+                    loader = None
+                if loader is None:
+                    names, shape = _packed(tree)  # before a free module is taken
                 # A free module if there is one; a load that fails drops it for good.
                 module = self._free.pop() if self._free else f"pyab_t{next(self._rt.counter)}"
-                self._rt.call("load_packed", [("atom", module), ("string", names), ("string", shape)])
+                if loader is not None:
+                    self._rt.load_compiled(loader, module, tree)
+                else:
+                    self._rt.call("load_packed", [("atom", module), ("string", names), ("string", shape)])
             else:  # an implicit tree (pyab.trees, pyab.games)
                 rules, params = tree.prolog_source()
                 free = self._free_rules.get(rules)

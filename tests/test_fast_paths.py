@@ -338,3 +338,78 @@ def test_list_form_memory_is_linear():
     import sys
     done = subprocess.run([sys.executable, "-c", _CAPPED], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+# -- the compiled loader (pyab/_cload.c) --------------------------------------
+
+_COMPARE = r"""
+:- module(test_clauses_pyab, [same_clauses/3]).
+same_clauses(A, B, Out) :-
+    clauses_(A, CA), clauses_(B, CB),
+    (   CA == CB
+    ->  length(CA, N), format(string(Out), "same ~d", [N])
+    ;   format(string(Out), "differ~n~q~n~q", [CA, CB])
+    ).
+clauses_(M, Cs) :-
+    findall(H-B, ( member(H, [tree(_, _), staticval(_, _), min_to_move(_), max_to_move(_)]),
+                   clause(M:H, B) ), Cs).
+"""
+
+
+def _loader_trees() -> list[pyab.Tree]:
+    """The trees of the packed loader's comparison, and what only the
+    compiled loader could get wrong: 64-bit limits, -0.0, names beyond
+    Latin-1 (UTF-8 of 2, 3 and 4 bytes), lazy Dewey names, a MIN root."""
+    rng = random.Random(7)
+    trees = [pyab.parse("min a(b(e=3, f=12.5), 'c d' = 4('x\\'y'=-2, 'é'=1e300))"),
+             pyab.parse("n = 5"), pyab.parse("'' -> '0', '1'\n'0' = 1\n'1' = -0.5"),
+             pyab.parse("a(min b(min c(d = 3)), e = 1)"),
+             pyab.parse(f"a(b = {2 ** 70}, c = -{2 ** 65}, d = 0)"),
+             pyab.parse("a = 7(b(c = 1, d = 2), e = 3)")]
+    trees += [random_tree(rng, Shape(depth=(0, 4), branching=(1, 4), decimals=True)) for _ in range(40)]
+    trees += [pyab.parse(f"a(b = {2 ** 63 - 1}, c = -{2 ** 63}, d = {2 ** 62}, e = -{2 ** 62 + 1})"),
+              pyab.parse(f"a(b = {2 ** 63}, c = 1)"),                       # one past 64 bits
+              pyab.parse("min a('日本' = -0.0, 'ß' = 0.0, '😀 x' = 2.5e-310, 'Ω' = -1.5)"),
+              pyab.parse("min [[3, 12, 8], [2, 4, 6], [14, 5, 2]]"),
+              pyab.parse("[" * 300 + "[7, 8]" + "]" * 300),                 # DeweyNames
+              pyab.parse("max a(max b(c = 1), min d(max e = 2))")]
+    return trees
+
+
+def test_compiled_load_gives_the_clauses_of_the_fact_text(tmp_path):
+    """The compiled loader asserts what reading pyab.facts() asserts, clause
+    for clause and in the same order, in this process's SWI-Prolog; a tree
+    with a value it does not take (an int beyond 64 bits) is left to
+    load_packed/3 whole."""
+    from pyab import prolog
+    from pyab.facts import facts
+
+    loader = prolog._cload
+    if loader is None:
+        pytest.skip("the compiled loader is not built or PYAB_PURE_PYTHON is set (tests/test_cload.py)")
+    helper = tmp_path / "compare.pl"
+    helper.write_text(_COMPARE, encoding="utf-8")
+    eng = prolog.engine()
+    rt = eng._rt
+    rt.call("use_module", [("atom", str(helper))], module="user")
+    taken = 0
+    for i, t in enumerate(_loader_trees(), 1):
+        text, compiled = f"pyab_cmp_text{i}", f"pyab_cmp_c{i}"
+        with eng.lock:
+            try:
+                rt.call("load_tree", [("atom", text), ("string", facts(t))])
+                if loader.fits(t.values):
+                    rt.load_compiled(loader, compiled, t)
+                    taken += 1
+                else:
+                    assert any(type(v) is int and not -2 ** 63 <= v < 2 ** 63 for v in t.values)
+                    names, shape = prolog._packed(t)
+                    rt.call("load_packed", [("atom", compiled), ("string", names), ("string", shape)])
+                out = rt.call("same_clauses", [("atom", text), ("atom", compiled), None],
+                              module="test_clauses_pyab")[2]
+            finally:
+                rt.call("drop", [("atom", text)])
+                rt.call("drop", [("atom", compiled)])
+        clauses = len(t) + sum(1 for ks in t.kids if ks) + sum(v is not None for v in t.values)
+        assert out == f"same {clauses}", (i, out)
+    assert taken == len(_loader_trees()) - 2  # all but the two with ints beyond 64 bits

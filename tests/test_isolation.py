@@ -64,6 +64,7 @@ def test_a_tree_that_fails_to_load_leaves_no_module(monkeypatch):
         "shape(",                                    # not even a term
     ]
     real = prolog._packed
+    monkeypatch.setattr(prolog, "_cload", None)  # load_packed/3 for every tree
     for shape in bad_shapes:
         monkeypatch.setattr(prolog, "_packed", lambda tree, s=shape: (real(tree)[0], s))
         tree = pyab.parse("a(b=1, c=2)")
@@ -73,6 +74,59 @@ def test_a_tree_that_fails_to_load_leaves_no_module(monkeypatch):
         assert counts()["modules"] == before, shape
     monkeypatch.undo()
     assert pyab.solve(good).value == 2  # and the engine goes on
+
+
+_STATIC = r"""
+:- module(test_static_pyab, [make_static/1]).
+make_static(M) :-                       % static with a clause: assertz/1 may not add one
+    assertz(M:staticval('pyab static', 0)),
+    compile_predicates([M:staticval/2]).
+"""
+
+
+def test_a_tree_the_compiled_loader_fails_on_leaves_no_module(monkeypatch, tmp_path):
+    """The compiled loader (pyab/_cload.c) stopped half-way, by a Python
+    error (a child that is not a node, found when the tree/2 clauses come,
+    after all the others) or by a Prolog one (staticval/2 made static after
+    the module was claimed: the sides' clauses are in by then): the error
+    reaches the caller, no module is left, and the engine goes on."""
+    if prolog._cload is None:
+        pytest.skip("the compiled loader is not built or PYAB_PURE_PYTHON is set")
+    from pyab.tree import Tree
+    before = counts()["modules"]
+    bad = Tree(names=("a", "b", "c"), kids=((1, 2), (7,), ()), values=(None, None, 1),
+               depth=(0, 1, 1))                   # b's child 7 is not a node
+    with pytest.raises(ValueError, match="not a node"):
+        pyab.solve(bad)
+    assert bad not in prolog.engine()._modules
+    assert counts()["modules"] == before
+
+    helper = tmp_path / "static.pl"
+    helper.write_text(_STATIC, encoding="utf-8")
+    rt = prolog.engine()._rt
+    rt.call("use_module", [("atom", str(helper))], module="user")
+    real = rt.call
+
+    def claim_then_static(name, args, module="pyab_bridge"):
+        out = real(name, args, module)
+        if name == "load_claim":
+            real("make_static", args, "test_static_pyab")
+        return out
+
+    used = pyab.parse("a(b=1, c=2)")
+    pyab.solve(used)
+    prolog.engine().drop(used)  # its module, wrappers and all, is the next one claimed
+    free = prolog.engine()._free[-1]
+    monkeypatch.setattr(rt, "call", claim_then_static)
+    tree = pyab.parse("a(b=1, c=2)")
+    with pytest.raises(pyab.PrologError) as err:
+        pyab.solve(tree)
+    assert "permission_error" in err.value.term and "static" in err.value.term, err.value.term
+    assert free in err.value.term and free not in prolog.engine()._free
+    monkeypatch.undo()
+    assert tree not in prolog.engine()._modules
+    assert counts()["modules"] == before
+    assert pyab.solve(pyab.parse("a(b=1, c=2)")).value == 2  # and the engine goes on
 
 
 def test_a_program_that_fails_to_load_leaves_no_module(tmp_path):

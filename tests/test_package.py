@@ -76,6 +76,24 @@ def test_the_wheel_carries_the_compiled_scanner(installed):
     assert used == "True" and tree == "f g 12.5 min", out.stdout
 
 
+def test_the_wheel_carries_the_compiled_loader(installed):
+    """setup.py builds pyab/_cload.c into the wheel too, and the installed
+    pyab loads trees into SWI-Prolog with it (load_packed/3's packer never
+    runs)."""
+    bin_, work = installed
+    code = ("import pyab, pyab._cload as c, pyab.prolog as p\n"
+            "print(c.__file__)\n"
+            "print(p._cload is c)\n"
+            "p._packed = None\n"
+            "r = pyab.solve(pyab.parse(\"a(b(e=3, f=12, g=8), c(h=2, i=3, j=20), 'é'(k=14, l=5, m=2))\"))\n"
+            "print(r.best, r.value, ' '.join(r.pruned))\n")
+    out = run([str(bin_ / "python"), "-c", code], work)
+    assert out.returncode == 0, out.stderr
+    path, used, answer = out.stdout.splitlines()
+    assert path.startswith(str(bin_.parent)) and path.endswith(".so"), path
+    assert used == "True" and answer == "b 3 i j", out.stdout
+
+
 def test_solve_check_facts_repl_from_the_wheel(installed):
     bin_, work = installed
     pyab = str(bin_ / "pyab")

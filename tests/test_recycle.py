@@ -240,6 +240,7 @@ def test_rules_trees_recycle_apart_and_failed_loads_are_not_recycled(monkeypatch
     gone(t)
     assert prolog.engine()._free[-1] == m
     real = prolog._packed
+    monkeypatch.setattr(prolog, "_cload", None)  # load_packed/3, given a broken shape
     monkeypatch.setattr(prolog, "_packed", lambda tree: (real(tree)[0], "shape("))
     bad = pyab.parse("a(b=1, c=2)")
     with pytest.raises(pyab.PrologError):

@@ -1,6 +1,8 @@
 :- module(pyab_store,
           [ load_tree/2,        % +Module, +FactText
             load_packed/3,      % +Module, +Names, +Shape
+            load_claim/1,       % +Module
+            load_finish/1,      % +Module
             load_rules/3,       % +Module, +RulesFile, +ParamText
             rules_mode/2,       % +Module, +Mode
             recycle/1,          % +Module
@@ -169,6 +171,24 @@ packed_name_(Names, I, P) :-
     ->  P = P0
     ;   domain_error(pyab_node_id, I)
     ).
+
+%!  load_claim(+M) is det.
+%!  load_finish(+M) is det.
+%
+%   The two halves of load_packed/3 around its asserts, for a loader that
+%   asserts the same clauses itself (pyab/_cload.c, called from
+%   pyab/prolog.py between the two): load_claim/1 claims M (new, or one
+%   that recycle/1 emptied) and declares the tree's predicates dynamic;
+%   load_finish/1 adds the moves/2 bridge, the observation and the
+%   indexes.  Either drops M when it raises, and the caller drops M when
+%   the asserts in between fail, so nothing is left half-loaded.
+
+load_claim(M) :-
+    claim_module_(M, Fresh),
+    catch(tree_module_(Fresh, M), E, (drop(M), throw(E))).
+
+load_finish(M) :-
+    catch(finish_tree_(M), E, (drop(M), throw(E))).
 
 %   claim_module_(+M, -Fresh): M is a new module (Fresh = true) or one that
 %   recycle/1 emptied (Fresh = false, and M is no longer free).  Anything
