@@ -124,23 +124,29 @@ def test_deferred_refuses_an_incomplete_record():
 # -- the folded mirror of the slides' program still bites ------------------------
 
 BRATKO = Path(pyab.search.__file__).with_name("bratko.py")
+# Each mutant: the edits made to the file (each text must occur once).  betterof/6
+# is written twice: folded forward (siblings alike) and from the back (any sides).
 MUTANTS = {
-    "beta cut >=": ("if (val > beta) if min_pos else (val < alpha):",
-                    "if (val >= beta) if min_pos else (val < alpha):"),
-    "alpha cut <=": ("if (val > beta) if min_pos else (val < alpha):",
-                     "if (val > beta) if min_pos else (val <= alpha):"),
-    "betterof earlier on tie": ("if (val > good_val) if min_pos else (val < good_val):",
-                                "if (val >= good_val) if min_pos else (val <= good_val):"),
-    "newbounds keeps the window": ("new_alpha, new_beta = val, beta", "new_alpha, new_beta = alpha, beta"),
+    "beta cut >=": [("if (val > beta) if min_pos else (val < alpha):",
+                     "if (val >= beta) if min_pos else (val < alpha):")],
+    "alpha cut <=": [("if (val > beta) if min_pos else (val < alpha):",
+                      "if (val > beta) if min_pos else (val <= alpha):")],
+    "betterof earlier on tie": [
+        ("if (val > good_val) if min_pos else (val < good_val):",
+         "if (val >= good_val) if min_pos else (val <= good_val):"),
+        ("if not ((good_val > val) if min_pos else (good_val < val)):",
+         "if not ((good_val >= val) if min_pos else (good_val <= val)):")],
+    "newbounds keeps the window": [("new_alpha, new_beta = val, beta", "new_alpha, new_beta = alpha, beta")],
 }
 
 
-def mutant_search(edit):
-    old, new = edit
+def mutant_search(edits):
     source = BRATKO.read_text(encoding="utf-8")
-    assert source.count(old) == 1, old
+    for old, new in edits:
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
     namespace = {"__name__": "pyab.search.bratko_mutant", "__package__": "pyab.search"}
-    exec(compile(source.replace(old, new), str(BRATKO), "exec"), namespace)
+    exec(compile(source, str(BRATKO), "exec"), namespace)
     return namespace["search"]
 
 
@@ -163,3 +169,45 @@ def test_a_mutated_mirror_is_caught_by_the_prolog_run(name):
 
 def test_the_real_mirror_agrees_on_the_same_trees():
     assert first_disagreement(python_search("bratko")) is None
+
+
+class Opaque:
+    """An explicit tree behind the bare node protocol, as an implicit tree
+    (a game) offers it: the mirror cannot take it that siblings share a
+    side (``siblings_alike``), so its betterof/6 runs from the back, as
+    Prolog calls it."""
+
+    def __init__(self, tree):
+        self.root_node, self.root, self.root_side = tree.root_node, tree.root, tree.root_side
+        self.kids_of, self.value_of, self.is_max = tree.kids_of, tree.value_of, tree.is_max
+        self.name_of, self.depth_of = tree.name_of, tree.depth_of
+
+
+def first_disagreement_opaque(search, trees: int = 300):
+    from pyab.search.common import siblings_alike
+    rng = random.Random(2)
+    for i in range(1, trees + 1):
+        tree = random_tree(rng, SHAPE)
+        assert not siblings_alike(Opaque(tree))
+        alpha, beta = random_window(rng, tree, "random")
+        prolog = pyab.solve(tree, "prolog", alpha=alpha, beta=beta)
+        mirror = finish(search(Opaque(tree), alpha, beta), tree, alpha, beta)
+        if differences(prolog, mirror):
+            return i
+    return None
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_a_mutated_mirror_is_caught_on_opaque_trees(name):
+    # only the edits of the clauses as written from the back (any sides)
+    edits = [e for e in MUTANTS[name] if not e[0].startswith("if not ((good_val")]
+    assert first_disagreement_opaque(mutant_search(edits)) is not None, name
+
+
+def test_betterof_folded_forward_alone_is_caught():
+    forward = [e for e in MUTANTS["betterof earlier on tie"] if e[0].startswith("if not ((good_val")]
+    assert first_disagreement(mutant_search(forward)) is not None
+
+
+def test_the_real_mirror_agrees_on_opaque_trees():
+    assert first_disagreement_opaque(python_search("bratko")) is None

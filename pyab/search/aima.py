@@ -36,16 +36,6 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
     visit, read, leaf = rec.calls.append, rec.read, rec.leaves.append
     note = observe
 
-    def eval_(state):
-        """UTILITY(state) of a state the search has visited (no second visit)."""
-        leaf(state)
-        v = utility(state)
-        if v is None:
-            raise ValueError(f"node {tree.name_of(state)!r} has no static value")
-        if note:
-            note("leaf", state, v)
-        return v
-
     def max_value(state, alpha, beta, depth, scored=None):
         """MAX-VALUE; the root's call also lists (successor, value) in ``scored``."""
         if note:
@@ -55,7 +45,13 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         visit(state)
         successors = actions(state)
         if not successors:  # if TERMINAL-TEST(state) then return UTILITY(state)
-            return eval_(state)
+            leaf(state)
+            v = utility(state)
+            if v is None:
+                raise ValueError(f"node {tree.name_of(state)!r} has no static value")
+            if note:
+                note("leaf", state, v)
+            return v
         deeper = None if depth is None else depth - 1
         v = -math.inf  # v <- -inf
         for s in successors:  # for each a in ACTIONS(state) do
@@ -79,7 +75,13 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
         visit(state)
         successors = actions(state)
         if not successors:
-            return eval_(state)
+            leaf(state)
+            v = utility(state)
+            if v is None:
+                raise ValueError(f"node {tree.name_of(state)!r} has no static value")
+            if note:
+                note("leaf", state, v)
+            return v
         deeper = None if depth is None else depth - 1
         v = math.inf  # v <- +inf
         for s in successors:

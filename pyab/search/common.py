@@ -13,10 +13,15 @@ implement too.  It must record the way the Prolog side is observed:
 every read, in order.  Both are kept as node handles (ints) while the
 search runs; the :class:`~pyab.result.Result` names them, and finds the
 pruned nodes, only when a caller first reads those fields
-(``Result.deferred``).  An explicit tree names a node with a tuple lookup;
-an implicit one with ``names_of(nodes, known)`` when it has one (naming
-children from their parents' names, ``known`` kept for the pruned nodes),
-otherwise ``name_of``.
+(``Result.deferred``).  An explicit tree names its nodes with tuple
+lookups (one ``itemgetter`` for a whole list); an implicit one with
+``name_lists(visited, leaves)`` when it has one (a uniform tree: both
+lists named a level at a time), else ``names_of(nodes, known)`` (naming
+children from their parents' names), else ``name_of``; the pruned nodes
+with ``names_of`` from their visited parents' names, or ``name_of``.
+A tree whose every node has one parent (an explicit tree, or one with a
+true ``one_parent``) lets a search that says it visits each node once
+skip the pass that drops repeats.
 
 Given an ``observe`` callback, the record also reports the frames a
 picture needs (``pyab.trace`` turns them into steps), always from MAX's
@@ -31,12 +36,13 @@ from __future__ import annotations
 
 import weakref
 from itertools import chain, filterfalse
+from operator import itemgetter
 from typing import Any, Callable, Hashable, Sequence
 
 from ..result import Result
 from ..tree import Number, Tree
 
-__all__ = ["Recorder", "access", "pruned", "sides"]
+__all__ = ["Recorder", "access", "pruned", "siblings_alike", "sides"]
 
 # For an explicit Tree: who moves in each node, 1 for MAX (built once per tree).
 _MAX_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
@@ -76,6 +82,16 @@ def sides(tree: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
         def min_to_move(node: Any) -> bool:
             return not max_to_move(node)
     return min_to_move, max_to_move
+
+
+def siblings_alike(tree: Any) -> bool:
+    """True when the children of any node all have the same side to move,
+    so that asking one of them answers for all: an explicit :class:`Tree`
+    whose sides alternate level by level (no max/min marks), or a tree that
+    says so with a true ``sides_by_level`` (a uniform tree)."""
+    if type(tree) is Tree:
+        return tree.sides is None
+    return getattr(tree, "sides_by_level", False) is True
 
 
 class Recorder:
@@ -137,13 +153,17 @@ class Recorder:
         visited and pruned named from the record when first read (a traced
         run, which names its events anyway, names them at once: so does a
         search given ``traced=True``, for one that notes its own events).
-        ``once``: the search visits no node of an explicit :class:`Tree`
-        twice (each node is searched from its one parent, once), so the
-        record needs no pass to drop repeats; the Prolog run, observed on
-        its own, would show a repeat as a difference in ``visited``."""
+        ``once``: the search visits no node twice when every node has one
+        parent (an explicit :class:`Tree`, or a tree with a true
+        ``one_parent``, such as a uniform tree): each node is searched from
+        its one parent, once, so the record needs no pass to drop repeats;
+        the Prolog run, observed on its own, would show a repeat as a
+        difference in ``visited``."""
         if self.note:
             self.note("return", self.tree.root_node, best, value)
-        record = _Record(self.tree, self.calls, self.leaves, once and type(self.tree) is Tree)
+        tree = self.tree
+        once = once and (type(tree) is Tree or getattr(tree, "one_parent", False) is True)
+        record = _Record(tree, self.calls, self.leaves, once)
         best_name = None if best is None else record.name_of(best)
         if self.note or traced:
             return Result(best=best_name, value=value, leaves=record.leaf_names(),
@@ -166,6 +186,7 @@ class _Record:
         self._visited: list[Hashable] | None = None
         self._seen: set[Hashable] | None = None
         self._names: dict[Hashable, str] | None = None  # implicit trees: node -> name
+        self._lists: tuple[Sequence[str], Sequence[str]] | None = None  # implicit: visited, leaves
 
     def name_of(self, node: Hashable) -> str:
         return self.tree.names[node] if self.explicit else self.tree.name_of(node)
@@ -179,29 +200,51 @@ class _Record:
                              else list(dict.fromkeys(self.calls)))
         return self._visited
 
-    def _namer(self) -> Callable[[Hashable], str]:
-        """node -> name, in C where possible: a tuple's or a dict's lookup."""
-        if self.explicit:
-            return self.tree.names.__getitem__
-        if self._names is None:
-            visited = self.visited()
-            bulk = getattr(self.tree, "names_of", None)
+    def _implicit_lists(self) -> tuple[Sequence[str], Sequence[str]]:
+        """The names of the visited nodes and of the leaves of an implicit
+        tree, made together: by the tree's ``name_lists`` when it has one
+        (a uniform tree names them a level at a time), else by its
+        ``names_of`` or ``name_of`` and a lookup."""
+        if self._lists is None:
+            tree, visited = self.tree, self.visited()
+            both = getattr(tree, "name_lists", None)
+            if both is not None:
+                self._lists = both(visited, self.leaves)
+                return self._lists
+            bulk = getattr(tree, "names_of", None)
+            self._names = {}
+            names = (bulk(visited, known=self._names) if bulk is not None
+                     else list(map(tree.name_of, visited)))
+            lookup = dict(zip(visited, names))
             if bulk is None:
-                self._names = dict(zip(visited, map(self.tree.name_of, visited)))
-            else:  # names_of(nodes, known) fills ``known``, for the pruned nodes later
-                self._names = {}
-                bulk(visited, known=self._names)
-        return self._names.__getitem__
+                self._names = lookup
+            try:
+                leaf_names = _pick(lookup, self.leaves)
+            except KeyError:  # a leaf read without a visit (no mirror does so): named alone
+                get, name_of = lookup.get, tree.name_of
+                leaf_names = tuple(n if (n := get(leaf)) is not None else name_of(leaf)
+                                   for leaf in self.leaves)
+            self._lists = names, leaf_names
+        return self._lists
+
+    def _known(self) -> dict[Hashable, str]:
+        """node -> name for the visited nodes of an implicit tree (the
+        pruned nodes are named from their parents')."""
+        if self._names is None:
+            names = self._implicit_lists()[0]
+            if self._names is None:
+                self._names = dict(zip(self.visited(), names))
+        return self._names
 
     def visited_names(self) -> tuple[str, ...]:
-        return tuple(map(self._namer(), self.visited()))
+        if self.explicit:
+            return _pick(self.tree.names, self.visited())
+        return tuple(self._implicit_lists()[0])
 
     def leaf_names(self) -> tuple[str, ...]:
-        try:
-            return tuple(map(self._namer(), self.leaves))
-        except KeyError:  # a leaf read without a visit (no mirror does so): named alone
-            get, name_of = self._names.get, self.tree.name_of  # type: ignore[union-attr]
-            return tuple(n if (n := get(leaf)) is not None else name_of(leaf) for leaf in self.leaves)
+        if self.explicit:
+            return _pick(self.tree.names, self.leaves)
+        return tuple(self._implicit_lists()[1])
 
     def pruned_names(self) -> tuple[str, ...]:
         visited = self.visited()
@@ -209,12 +252,20 @@ class _Record:
             self._seen = set(visited)
         cut = pruned(self.tree, visited, self._seen)
         if self.explicit:
-            return tuple(map(self.tree.names.__getitem__, cut))
+            return _pick(self.tree.names, cut)
         bulk = getattr(self.tree, "names_of", None)
         if bulk is None:
             return tuple(map(self.tree.name_of, cut))
-        self._namer()  # the visited nodes' names: the pruned ones are named from their parents'
-        return tuple(bulk(cut, known=self._names))
+        return tuple(bulk(cut, known=self._known()))
+
+
+def _pick(table: Any, keys: Sequence[Hashable]) -> tuple[Any, ...]:
+    """``tuple(table[k] for k in keys)``, in one C call for two keys or
+    more (an ``itemgetter`` of all the keys: about half the time of
+    ``map(table.__getitem__, keys)``)."""
+    if len(keys) > 1:
+        return itemgetter(*keys)(table)
+    return tuple(table[k] for k in keys)
 
 
 def _neg(x: Any) -> Any:

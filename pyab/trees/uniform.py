@@ -30,6 +30,10 @@ handle's lowest bit.
 from __future__ import annotations
 
 import re
+import sys
+from array import array
+from itertools import accumulate, compress, islice, repeat
+from operator import add, itemgetter, lt, sub
 from typing import Sequence
 
 from ..resources import prolog_dir
@@ -40,6 +44,77 @@ ORDERINGS = ("perfect", "worst", "random(SEED)")
 MAX_DEPTH = 63
 _M32 = 0xFFFFFFFF
 _RANDOM = re.compile(r"random\((\d+)\)\Z")
+# A handle's depth from its lowest byte (handle & 63), and where that byte
+# sits in an array('q') item.
+_AND63 = bytes(range(64)) * 4
+_LOW = 0 if sys.byteorder == "little" else 7
+# byte L -> 1, any other -> 0: the nodes of level L, for itertools.compress
+_LEVEL_FLAGS = [bytes(level) + b"\1" + bytes(255 - level) for level in range(64)]
+# (table, delete) for bytes.translate: keep levels L-1 (as 0) and L (as 1)
+_RUNS_OF = [(bytes.maketrans(bytes((level - 1, level)), b"\0\1"),
+             bytes(range(level - 1)) + bytes(range(level + 1, 256))) if level else None
+            for level in range(64)]
+_LEVELS_UP_TO = [bytes(range(level + 1)) for level in range(64)]
+_TEMPLATES_UP_TO = 64  # children a parent can have for _spell's templates
+
+
+def _first_children(here: list[int], parents: list[int], counts: list[int], level: int,
+                    b: int) -> bool:
+    """Is ``here`` (handles of ``level``, in list order) the first
+    ``counts[i]`` children of each ``parents[i]`` (handles of the level
+    above), in order?  Checked in a few C-level passes: each run's first
+    and last handle, and the whole list strictly increasing.  That is
+    enough: the handles of one level differ by multiples of 64, so k
+    increasing ones from a parent's first child to its k-th are exactly its
+    first k children."""
+    if len(counts) != len(parents):
+        return False
+    runs = list(filter(None, counts))
+    if not runs:
+        return not here
+    if max(runs) > b or sum(runs) != len(here):
+        return False
+    # the first child of parent h: ((h >> 6) * b + 1) << 6 | level
+    first = list(map((64 + level - b * (level - 1)).__add__,
+                     map(b.__mul__, compress(parents, counts))))
+    last = list(map(add, first, map((64).__mul__, map((-1).__add__, runs))))
+    ends = list(accumulate(runs))
+    if len(runs) == 1:
+        if (here[0], here[-1]) != (first[0], last[0]):
+            return False
+    elif (itemgetter(*map(sub, ends, runs))(here) != tuple(first)
+          or itemgetter(*map((-1).__add__, ends))(here) != tuple(last)):
+        return False
+    return all(map(lt, here, islice(here, 1, None)))
+
+
+# _spell's templates: "\n\0_1\n\0_2...\n\0_k" for k children (\0 stands for the
+# parent's name), and the same after "\n\0" (the parent itself first).
+_CHILDREN = [""]
+for _k in range(1, _TEMPLATES_UP_TO + 1):
+    _CHILDREN.append(f"{_CHILDREN[-1]}\n\0_{_k}")
+_PARENT_AND_CHILDREN = ["\n\0" + _t for _t in _CHILDREN]
+del _k
+
+
+def _spell(parent_names: list[str], counts: list[int], with_parents: bool) -> list[str]:
+    """The names of each parent's first ``counts[i]`` children, in order
+    (after each parent's own name, when ``with_parents``): one text, spelt
+    in C from a template per count (or a join, for a parent with more
+    children than there are templates), split once."""
+    if max(counts, default=0) <= _TEMPLATES_UP_TO:
+        templates = _PARENT_AND_CHILDREN if with_parents else _CHILDREN
+        text = "".join(map(str.replace, map(templates.__getitem__, counts), repeat("\0"),
+                           parent_names))
+    else:
+        top = max(counts)
+        pieces = ["", "", *(f"_{k}" for k in range(1, top + 1))][0 if with_parents else 1:]
+        more = 2 if with_parents else 1
+        text = "".join(map(str.join, map("\n".__add__, parent_names),
+                           map(islice, repeat(pieces), map(more.__add__, counts))))
+    return text.split("\n")[1:] if text else []
+
+
 RULES = prolog_dir() / "trees" / "uniform.pl"
 
 
@@ -87,6 +162,10 @@ class Uniform:
     root_node = 0
     root = "r"
     root_side = "max"
+    #: Sides alternate level by level (``pyab.search.common.siblings_alike``).
+    sides_by_level = True
+    #: Every node has one parent (``pyab.search.common.Recorder.result``'s ``once``).
+    one_parent = True
     # No stored values for pyab.tree.check_window to scan: every value here
     # is an integer well below 2**53, which SWI and Python compare alike.
     values: tuple = ()
@@ -150,10 +229,31 @@ class Uniform:
         """The names of ``nodes``, in bulk (same names as ``name_of``).
 
         ``known`` (node -> name) is used and extended.  A node whose parent
-        is known, or listed before it (a search's visited nodes are), is
-        named from the parent's name in one step; others by ``name_of``,
-        which walks the whole path."""
-        known = {} if known is None else known
+        is known, or listed before it, is named from the parent's name in
+        one step; others by ``name_of``, which walks the whole path.  (A
+        search's visited nodes are named faster by :meth:`name_lists`.)"""
+        return self._one_by_one(nodes, {} if known is None else known)
+
+    def name_lists(self, visited: Sequence[int], leaves: Sequence[int]
+                   ) -> tuple[Sequence[str], Sequence[str]]:
+        """The names of a search's ``visited`` nodes and of its ``leaves``
+        (the leaves read, in order), both at once.  A visited list that
+        starts at the root and holds each node's first children after it
+        (every search here makes one) is named a level at a time
+        (:meth:`_by_levels`); and when the leaves read are the visited
+        leaves, in the order visited (a search without a depth limit reads
+        each leaf it visits, once), their names are those already made.
+        Otherwise as :meth:`names_of`."""
+        fast = self._by_levels(visited)
+        if fast is None:
+            known: dict[int, str] = {}
+            return self._one_by_one(visited, known), self._one_by_one(leaves, known)
+        names, visited_leaves, leaf_names = fast
+        if visited_leaves == leaves:  # list == list, in C
+            return names, leaf_names
+        return names, self._one_by_one(leaves, dict(zip(visited, names)))
+
+    def _one_by_one(self, nodes: Sequence[int], known: dict[int, str]) -> list[str]:
         try:
             return list(map(known.__getitem__, nodes))  # all named already
         except KeyError:
@@ -168,6 +268,63 @@ class Uniform:
             name = known[node] = name_of(node) if parent is None else parent + suffix[a]
             out.append(name)
         return out
+
+    def _by_levels(self, nodes: Sequence[int]
+                   ) -> tuple[list[str], list[int], tuple[str, ...]] | None:
+        """``nodes`` named a level at a time, or None when the list is not
+        of the shape this needs (then nothing is known from it).
+
+        The shape: the root first and once; after each node of level L-1,
+        the nodes of level L that come before the next node of level L-1
+        are its first children, in order; and the leaves (the last level)
+        come right after their parent.  A search's visited list has it:
+        each node's children are searched first one first, a cut leaves out
+        the rest.  Each level's names are then its parents' names joined to
+        the children's suffixes, and the whole list is spelt as one text
+        and split: a few C-level passes over the list, no Python step per
+        node.  Every handle is checked against the one its name stands for
+        (:func:`_first_children`), so a list of any other shape falls back
+        to naming one by one and never gets a wrong name.
+
+        Returns (names in list order, the listed leaves in list order,
+        their names)."""
+        b, depth = self.branching, self.depth
+        if not nodes or nodes[0] != 0 or depth == 0:
+            return None
+        try:
+            handles = array("q", nodes)
+        except (TypeError, OverflowError):
+            return None
+        levels_of = bytes(memoryview(handles).cast("B")[_LOW::8]).translate(_AND63)
+        if levels_of.count(0) != 1 or levels_of.translate(None, _LEVELS_UP_TO[depth]):
+            return None  # the root twice, or a handle deeper than the tree
+        # The leaves come in runs, one after each node above them (maybe empty).
+        is_leaf = levels_of.translate(_LEVEL_FLAGS[depth])
+        leaf_counts = list(map(len, is_leaf.split(b"\0")))[1:]  # one per upper node
+        # The nodes above the leaves (each at its rank plus the leaves before
+        # it), named level by level.
+        at = list(map(add, range(len(leaf_counts)), accumulate(leaf_counts, initial=0)))
+        upper = itemgetter(*at)(nodes) if len(at) > 1 else (nodes[0],)
+        upper_levels = levels_of.translate(None, bytes((depth,)))
+        parents, by_level = [0], [["r"]]
+        for level in range(1, depth):
+            # this level's bytes (1) and the level above's (0): after each
+            # parent, the run of its children
+            runs = upper_levels.translate(*_RUNS_OF[level]).split(b"\0")
+            counts = list(map(len, runs[1:]))
+            here = list(compress(upper, upper_levels.translate(_LEVEL_FLAGS[level])))
+            if runs[0] or not _first_children(here, parents, counts, level, b):
+                return None
+            by_level.append(_spell(by_level[-1], counts, False))
+            parents = here
+        upper_names = list(map(next, map(list(map(iter, by_level)).__getitem__, upper_levels)))
+        # The leaves: the run after each node above them is its children.
+        leaves = list(compress(nodes, is_leaf))
+        if (bytes(compress(upper_levels, leaf_counts)).count(depth - 1) != sum(map(bool, leaf_counts))
+                or not _first_children(leaves, upper, leaf_counts, depth, b)):
+            return None
+        names = _spell(upper_names, leaf_counts, True)
+        return names, leaves, tuple(compress(names, is_leaf))
 
     # -- sizes ------------------------------------------------------------------
     def leaf_count(self) -> int:
