@@ -64,7 +64,7 @@ def _warm_median(found: dict[str, float], key: str) -> None:
 def rows(size: int, tmp: Path, full: bool = False) -> list[Row]:
     import pyab
     from pyab import dsl, prolog
-    from pyab.facts import facts
+    from pyab.facts import facts, quote
 
     out: list[Row] = []
     text = flat_text(size)
@@ -91,7 +91,7 @@ def rows(size: int, tmp: Path, full: bool = False) -> list[Row]:
     eng = prolog.engine()
     with eng.lock:
         t_load, _ = timed(lambda: eng._module(tree))
-    bare = swipl_timed(_BARE.format(facts=facts_file, root=tree.root),
+    bare = swipl_timed(_BARE.format(facts=facts_file, root=quote(tree.root)),
                        [str(ROOT / "prolog" / "alphabeta.pl")])
     _warm_median(bare, "second")
     speedup = bare["consult_cpu"] / t_load.cpu

@@ -135,7 +135,7 @@ def _mb(kb: float) -> str:
 
 def rows(tmp: Path, quick: bool = False, repeat: int = 3) -> tuple[list[Row], list[str]]:
     import pyab
-    from pyab.facts import facts
+    from pyab.facts import facts, quote
 
     notes: list[str] = []
     out: list[Row] = []
@@ -167,7 +167,7 @@ def rows(tmp: Path, quick: bool = False, repeat: int = 3) -> tuple[list[Row], li
         sw_cpu, sw_rss, _ = _wrapped([swipl, "-q", "-g", f"consult('{facts_file}')", "-t", "halt"])
         base_cpu, _, _ = _wrapped([swipl, "-q", "-g", "true", "-t", "halt"])
         sw_cpu -= base_cpu  # start-up and halt alone, measured the same way
-        bare = swipl_timed(_BARE.format(facts=facts_file, root=tree.root),
+        bare = swipl_timed(_BARE.format(facts=facts_file, root=quote(tree.root)),
                            [str(ROOT / "prolog" / "alphabeta.pl")])
 
     # -- pyab.parse on every shape --------------------------------------------
