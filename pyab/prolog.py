@@ -142,6 +142,8 @@ class _Runtime:
         # Already there when SWI-Prolog started from the bridge's saved state
         # (then this finds it loaded and returns at once).
         self.call("ensure_loaded", [("atom", str(PROLOG_DIR / "pyab_bridge.pl"))], module="user")
+        if _cload is not None:
+            self._register_recorder(_cload)
 
     def _pred(self, name: str, arity: int, module: str) -> int:
         key = (name, arity, module)
@@ -227,6 +229,22 @@ class _Runtime:
                 raise PrologError("cannot attach a SWI-Prolog engine to this thread")
             self.thread.engine = _Detach(self)
 
+    def _bind(self, loader: Any) -> None:
+        """Give the compiled extension the functions of the library SWI-Prolog
+        runs from (once per extension)."""
+        if self._bound is not loader:
+            loader.bind(tuple(ctypes.cast(self.lib[name], ctypes.c_void_p).value
+                              for name in loader.functions()))
+            self._bound = loader
+
+    def _register_recorder(self, loader: Any) -> None:
+        """Define the compiled recorder of observe.pl's names mode
+        (pyab/_cload.c: ``pyab_observe:'$crec_begin'/2`` ...); without it
+        (no extension, ``PYAB_PURE_PYTHON``) observe.pl records in Prolog."""
+        self._attach()
+        self._bind(loader)
+        loader.register_recorder()
+
     def load_compiled(self, loader: Any, module: str, tree: Tree) -> None:
         """Load fact tree ``tree`` into ``module`` with the compiled loader
         (pyab/_cload.c): ``load_claim/1``, the loader's asserts,
@@ -235,10 +253,7 @@ class _Runtime:
 
         :raises PrologError: when Prolog refuses (the exception's term and
             message, as :meth:`call` raises them)."""
-        if self._bound is not loader:  # its functions from the library SWI-Prolog runs from
-            loader.bind(tuple(ctypes.cast(self.lib[name], ctypes.c_void_p).value
-                              for name in loader.functions()))
-            self._bound = loader
+        self._bind(loader)
         self.call("load_claim", [("atom", module)])
         try:
             f = self.f

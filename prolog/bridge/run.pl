@@ -193,9 +193,10 @@ search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Rec
     ;   get_time(Now),
         Deadline is Now + Seconds
     ),
+    (   integer(StackLimit) -> Options = [compiled(false)] ; Options = [] ),
     recording(Mode, Size, Deadline,
               with_stack_limit_(StackLimit, run_limited_(Seconds, Prog:Goal)),
-              Record),
+              Record, Options),
     remember_size_(Tree, Record).
 
 %   The first store of a search: room for as many calls as the last
