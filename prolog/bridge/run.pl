@@ -193,7 +193,9 @@ search_(Mode, Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Best, Val, Rec
     ;   get_time(Now),
         Deadline is Now + Seconds
     ),
-    (   integer(StackLimit) -> Options = [compiled(false)] ; Options = [] ),
+    % a limit the caller chose (not one raised for a big tree) limits the
+    % record too: observe.pl's recorder keeps it on Prolog's stacks
+    (   MoreS == [] -> Options = [] ; Options = [compiled(false)] ),
     recording(Mode, Size, Deadline,
               with_stack_limit_(StackLimit, run_limited_(Seconds, Prog:Goal)),
               Record, Options),
