@@ -65,6 +65,7 @@ typedef uintptr_t foreign_t;
 #define FUNCTIONS(X)                                                     \
     X(PL_new_atom_mbchars, atom_t, (int, size_t, const char *))          \
     X(PL_unregister_atom, void, (atom_t))                                \
+    X(PL_register_atom, void, (atom_t))                                  \
     X(PL_new_functor, functor_t, (atom_t, int))                          \
     X(PL_new_module, module_t, (atom_t))                                 \
     X(PL_new_term_refs, term_t, (int))                                   \
@@ -405,9 +406,9 @@ out:
  * store observe.pl's own recorder makes: events(E1, ..., EN), where Ei is an
  * atom P for moves(P, _), m(P) when P is not an atom, s(P) for
  * staticval(P, _), and [] for staticval(P, _) on the position of the entry
- * before.  An atom is kept as its handle (a tree's positions are atoms the
- * tree's clauses hold, and the search holds every other position it asks
- * about); any other position is copied with PL_record(), which keeps it
+ * before.  An atom is kept as its handle, with a reference of its own (a
+ * game's moves/2 may make atoms the search drops again) given back once the
+ * store holds it; any other position is copied with PL_record(), which keeps it
  * across the search's backtracking as nb_setarg/3 does for the Prolog
  * recorder.  Every 1,024 entries the deadline is checked as deadline_/1
  * does (get_time/1's clock: time_limit_exceeded once it has passed).
@@ -429,8 +430,11 @@ static atom_t a_tle, a_events;
 static functor_t f_m, f_s;
 
 static void rec_free(void) {
-    for (size_t i = 0; i < rec.n; i++)
-        if (rec.e[i].kind == E_M || rec.e[i].kind == E_S) pl.PL_erase((record_t)rec.e[i].v);
+    for (size_t i = 0; i < rec.n; i++) {
+        int kind = rec.e[i].kind;
+        if (kind == E_M || kind == E_S) pl.PL_erase((record_t)rec.e[i].v);
+        else if (kind == E_ATOM || kind == E_S_ATOM) pl.PL_unregister_atom((atom_t)rec.e[i].v);
+    }
     free(rec.e);
     memset(&rec, 0, sizeof rec);
 }
@@ -466,6 +470,7 @@ static int push(uintptr_t v, int kind) {
         Entry *bigger = realloc(rec.e, 2 * rec.cap * sizeof *rec.e);
         if (!bigger) {
             if (kind == E_M || kind == E_S) pl.PL_erase((record_t)v);
+            else if (kind == E_ATOM || kind == E_S_ATOM) pl.PL_unregister_atom((atom_t)v);
             return pl.PL_resource_error("memory");
         }
         rec.e = bigger;
@@ -485,7 +490,10 @@ static int push_copy(term_t p, int kind) {
 static foreign_t crec_moves(term_t p) {
     atom_t a;
     if (!rec.active) return 0;
-    if (pl.PL_get_atom(p, &a)) return push(a, E_ATOM);
+    if (pl.PL_get_atom(p, &a)) {
+        pl.PL_register_atom(a);
+        return push(a, E_ATOM);
+    }
     return push_copy(p, E_M);
 }
 
@@ -495,6 +503,7 @@ static foreign_t crec_staticval(term_t p) {
     Entry *last = rec.n ? &rec.e[rec.n - 1] : NULL;
     if (pl.PL_get_atom(p, &a)) {
         if (last && last->kind == E_ATOM && last->v == a) return push(0, E_SAME);
+        pl.PL_register_atom(a);
         return push(a, E_S_ATOM);
     }
     if (last && last->kind == E_M) {

@@ -23,7 +23,7 @@ from conftest import ROOT
 ROOMY = 1 << 30  # a stack limit no search here comes near: only the recorder differs
 
 HELPERS = """
-:- module(pyab_crec_test, [deadline_hit/3, compiled_recorder/0]).
+:- module(pyab_crec_test, [deadline_hit/3, compiled_recorder/0, fresh_atoms/1]).
 :- use_module(library(lists)).
 compiled_recorder :- current_predicate(pyab_observe:'$crec_begin'/2).
 % Record 5,000 calls on integer positions with a deadline long past; Hit is the
@@ -36,6 +36,19 @@ deadline_hit(Compiled, Hit, Calls) :-
     R = names(_, N, Store),
     findall(X, (between(1, N, I), arg(I, Store, X)), Calls0),
     format(string(Calls), "~q", [Calls0]).
+% Positions that are atoms made during the search and dropped again, the atom
+% garbage collector run after each: the record must still name them.
+fresh_atoms(Text) :-
+    pyab_observe:recording(names, 16, inf, pyab_crec_test:fresh_(40), R),
+    R = names(_, N, Store),
+    forall(between(1, N, I), ( arg(I, Store, X), atom_concat(pos_crec_, I, X) )),
+    format(string(Text), "~w", [N]).
+fresh_(K) :-
+    forall(between(1, K, I),
+           ( atom_concat(pos_crec_, I, A),
+             ( compiled_recorder, pyab_observe:'$crec_moves'(A) -> true
+             ; nb_getval(pyab_record, R), pyab_observe:moves_(R, R, A) ),
+             garbage_collect_atoms )).
 calls_(K) :-
     forall(between(1, K, I),
            ( ( compiled_recorder, pyab_observe:'$crec_moves'(I) -> true
@@ -105,3 +118,9 @@ def test_deadline_and_the_state_after_it(helpers, compiled):
     assert hit == "time_limit_exceeded"
     # moves(1), staticval(1) on the same position, ... as the Prolog recorder stores them
     assert calls == "[m(1),[],m(2),[],m(3),[]]"
+
+
+def test_atoms_made_and_dropped_during_the_search_keep_their_names(helpers):
+    with helpers.lock:
+        n, = helpers.call("fresh_atoms", [None], module="pyab_crec_test")
+    assert n == "40"
