@@ -85,7 +85,8 @@ user:exception(undefined_global_variable, pyab_record, retry) :-
 %   frees a wrapper's closure).
 
 observe_module(M) :-
-    (   predicate_property(M:moves(_, _), wrapped(pyab_observe))
+    (   predicate_property(M:moves(_, _), wrapped(Wrappers)),  % a list on SWI-Prolog 9.0.4
+        memberchk(pyab_observe, Wrappers)
     ->  true
     ;   current_predicate('$crec_moves'/1)
     ->  % the compiled recorder first: it fails unless it records this search
