@@ -10,7 +10,6 @@ with a caret under the place.
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from functools import lru_cache
@@ -30,6 +29,7 @@ from .facts import quote
 from .flatscan import scan
 from .quoted import Bad as _Bad
 from .quoted import unquote as _unquote
+from .resources import compiled
 from .treescan import _HEAD, scan_list, scan_nested
 from .tree import Number, Tree, TreeError, build, build_plain, with_sides
 
@@ -180,22 +180,9 @@ def _list_form(shape: Any, collect: _Collect, start: tuple[int, int]) -> None:
             collect.values.append((name, value, pos))
 
 
-def _compiled_scanner() -> Any:
-    """pyab._cscan, the compiled scanner, or None when it is not built (no C
-    compiler at install time) or ``PYAB_PURE_PYTHON`` is set to anything
-    but ``""``/``0`` (tests and benchmarks force the pure-Python paths so)."""
-    if os.environ.get("PYAB_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from . import _cscan
-    except ImportError:
-        return None
-    return _cscan
-
-
 # The compiled scanner, looked up once; tests set it to None for the
 # pure-Python paths alone.
-_cscan = _compiled_scanner()
+_cscan = compiled("_cscan")
 
 
 def _from_arrays(arrays: tuple) -> Tree:

@@ -40,7 +40,7 @@ from typing import Any
 
 from .errors import Error, PrologError, SearchTimeout
 from .facts import number
-from .resources import prolog_dir
+from .resources import compiled, prolog_dir
 from .result import Result
 from .search import algorithm as find_algorithm
 from .tree import Number, Tree
@@ -101,22 +101,8 @@ def _parse_number(text: str) -> Number:
     return float(text)
 
 
-def _compiled_loader() -> Any:
-    """pyab._cload, the compiled loader, or None when it is not built (no C
-    compiler at install time) or ``PYAB_PURE_PYTHON`` is set to anything but
-    ``""``/``0`` (as for the compiled scanner, :mod:`pyab.dsl`): then every
-    fact tree loads with load_packed/3."""
-    if os.environ.get("PYAB_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from . import _cload
-    except ImportError:
-        return None
-    return _cload
-
-
 # The compiled loader, looked up once; tests set it to None for load_packed/3 alone.
-_cload = _compiled_loader()
+_cload = compiled("_cload")
 
 
 class _Runtime:
@@ -254,10 +240,9 @@ class _Runtime:
         :raises PrologError: when Prolog refuses (the exception's term and
             message, as :meth:`call` raises them)."""
         self._bind(loader)
-        self.call("load_claim", [("atom", module)])
+        self.call("load_claim", [("atom", module)])  # attaches this thread too
         try:
             f = self.f
-            self._attach()
             frame = f["PL_open_foreign_frame"]()
             try:
                 if not loader.load(module, tree.names, tree.kids, tree.values, tree.sides,

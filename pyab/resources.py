@@ -13,11 +13,14 @@ from any current directory.
 from __future__ import annotations
 
 import functools
+import importlib
+import os
 from pathlib import Path
+from typing import Any
 
 from .errors import Error
 
-__all__ = ["examples_dir", "prolog_dir"]
+__all__ = ["compiled", "examples_dir", "prolog_dir"]
 
 
 @functools.cache
@@ -40,3 +43,17 @@ def prolog_dir() -> Path:
 def examples_dir() -> Path:
     """The folder holding the example trees (``slides.tree``, ...)."""
     return _data_dir("examples", "slides.tree")
+
+
+def compiled(name: str) -> Any:
+    """The package's optional compiled module ``pyab.<name>`` (``_cscan``, the
+    DSL scanner; ``_cload``, the loader and recorder), or None when it was
+    not built (no C compiler at install time) or ``PYAB_PURE_PYTHON`` is set
+    to anything but ``""``/``0`` (tests and benchmarks force the pure-Python
+    and load_packed/3 paths so)."""
+    if os.environ.get("PYAB_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        return importlib.import_module(f"pyab.{name}")
+    except ImportError:
+        return None
