@@ -12,12 +12,17 @@ from ..text import printable
 from . import _common
 
 
-def _values(text: str) -> tuple[int, int]:
-    """``LO:HI`` (inclusive; negatives allowed) -> a range of leaf values."""
+def _values(text: str) -> tuple[int, int] | str:
+    """``LO:HI`` (inclusive; negatives allowed) -> a range of leaf values;
+    or the name of a preset (pyab.randomtrees.VALUE_PRESETS)."""
+    from ..randomtrees import VALUE_PRESETS
+    if text in VALUE_PRESETS:
+        return text
     try:
         lo, hi = (int(x) for x in text.split(":"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected LO:HI, e.g. -9:9, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected LO:HI, e.g. -9:9, or one of "
+                                         f"{', '.join(VALUE_PRESETS)}, not {text!r}") from None
     if hi < lo:
         raise argparse.ArgumentTypeError(f"empty value range {text!r}")
     return lo, hi
@@ -65,8 +70,14 @@ See docs/referee.md.
                    help="depth of random trees (default 1-4)")
     p.add_argument("--branching", type=_common.int_range, default=(1, 4), metavar="B0-B1",
                    help="children per inner node; 1 gives single-child nodes (default 1-4)")
-    p.add_argument("--values", type=_values, default=(-9, 9), metavar="LO:HI",
-                   help="integer leaf values; a small range makes ties (default -9:9)")
+    p.add_argument("--values", type=_values, default=(-9, 9), metavar="LO:HI|PRESET",
+                   help="integer leaf values; a small range makes ties (default -9:9); or a "
+                        "preset: ties (0:2), wide (-99:99 and the sentinels +-1000, +-9999, "
+                        "+-2**31 that students initialise with)")
+    p.add_argument("--agents", type=_common.positive, default=None, metavar="K",
+                   help="K agents move in turn: the root MAX, then K-1 MIN levels, cycling "
+                        "(2: Pacman and a ghost, 3: two ghosts); on FILE... it sets every "
+                        "node's side by its level")
     p.add_argument("--decimals", action="store_true", help="also use values ending in .5")
     p.add_argument("--ragged", type=float, default=0.2, metavar="P",
                    help="chance that a branch stops early (default 0.2; 0 = uniform depth)")
@@ -181,6 +192,9 @@ def _files(args: argparse.Namespace) -> int:
     reports, failed = [], 0
     for path in args.files:
         tree = _common.load_tree(path)
+        if args.agents:
+            from ..randomtrees import with_agents
+            tree = with_agents(tree, args.agents)
         prolog, _, diff = _one(tree, args, args.alpha, args.beta)
         failed += bool(diff)
         reports.append({"file": path, "agree": not diff, "differences": diff,
@@ -207,7 +221,8 @@ def _random(args: argparse.Namespace) -> int:
     from ..dsl import dump
     from ..randomtrees import Shape, random_tree, random_window
     shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
-                  decimals=args.decimals, leaf_chance=args.ragged)
+                  decimals=args.decimals, leaf_chance=args.ragged, agents=args.agents,
+                  inner_values=args.depth is not None)
     rng = random.Random(args.seed)
     start = time.perf_counter()
     last = start
