@@ -109,9 +109,12 @@ def add_program(p: argparse.ArgumentParser) -> None:
                         "see --interface")
     g.add_argument("--exec", metavar="CMD",
                    help="any program speaking pyab's JSON lines on stdin/stdout, started once")
-    g.add_argument("--interface", choices=["pyab", "aima"], default="pyab",
+    g.add_argument("--interface", choices=["pyab", "aima", "cs188"], default="pyab",
                    help="for --python: pyab (FUNC(game, root, alpha, beta) -> (best, value); "
-                        "default) or aima (aima-python's Game protocol, FUNC(state, game) -> action)")
+                        "default), aima (aima-python's Game protocol, FUNC(state, game) -> action) "
+                        "or cs188 (a CS188 agent class, multiAgents.py:AlphaBetaAgent, built with "
+                        "depth = --depth / --agents; compared as the course grades: --compare "
+                        "generated)")
     g.add_argument("--untrusted", action="store_true",
                    help="with --program: a program you do not trust: its clauses are read, not "
                         "consulted (no directive runs), calls outside library(sandbox)'s safe set "

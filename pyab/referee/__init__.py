@@ -39,7 +39,9 @@ class Route:
 
     def search(self, tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
                depth: int | None = None, allow_no_best: bool = False,
-               log: list | None = None) -> Result:
+               log: list | None = None, agents: int | None = None) -> Result:
+        """``depth`` (plies) and ``agents`` (how many move in turn) are sent
+        with the job, so the program is told what the reference is told."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -69,14 +71,20 @@ class _ChildRoute(Route):
         return self._child
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
-               allow_no_best=False, log=None):
-        observer = Observer(tree, self.label)
+               allow_no_best=False, log=None, agents=None):
+        if self.interface == "cs188":
+            from .cs188 import observer_for
+            observer = observer_for(tree, self.label, depth, agents)
+        else:
+            observer = Observer(tree, self.label)
         job = {"root": tree.root, "alpha": to_wire(alpha), "beta": to_wire(beta)}
         if depth is not None:
             job["depth"] = depth
+        if agents is not None:
+            job["agents"] = agents
         try:
             result = converse(self._start(), observer, job, allow_no_best=allow_no_best,
-                              value_required=self.interface != "aima")
+                              value_required=self.interface not in ("aima", "cs188"))
             return result._replace(window=(alpha, beta))
         except ProgramError as err:
             self.close()
@@ -137,7 +145,7 @@ class PrologRoute(Route):
                                       memory_mb=memory_mb)
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
-               allow_no_best=False, log=None):
+               allow_no_best=False, log=None, agents=None):
         try:
             r = self._program.solve(tree, self.algorithm, alpha, beta, depth=depth)
         except ProgramError as err:

@@ -35,16 +35,19 @@ def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
     """(number, source, tree, alpha, beta) for FILE... or --random N."""
     if args.random is None:
         from ..dsl import load
+        from ..randomtrees import with_agents
         for path in args.files:
-            yield 0, path, load(path), args.alpha, args.beta
+            tree = load(path)
+            yield 0, path, with_agents(tree, args.agents) if args.agents else tree, args.alpha, args.beta
         return
     import random
 
     from ..randomtrees import Shape, random_tree, random_window
     shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
-                  decimals=args.decimals, leaf_chance=args.ragged)
+                  decimals=args.decimals, leaf_chance=args.ragged, agents=args.agents,
+                  inner_values=args.depth is not None)
     rng = random.Random(args.seed)
-    windows = "full" if args.interface == "aima" else args.windows
+    windows = "full" if args.interface in ("aima", "cs188") else args.windows
     for i in range(1, args.random + 1):
         tree = random_tree(rng, shape)
         alpha, beta = random_window(rng, tree, windows)
@@ -52,18 +55,26 @@ def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
 
 
 def run_check(args: Any, route: Route) -> int:
-    compare = args.compare or "all"
+    from ..randomtrees import with_agents
+    compare = args.compare or ("generated" if route.interface == "cs188" else "all")
     ref_label = reference_label(args.algorithm, compare)
     if route.interface == "aima":
         if not (args.alpha == -math.inf and args.beta == math.inf):
             raise ValueError("--interface aima: aima-python's searches take no window "
                              "(they always start at -inf .. inf); drop --alpha/--beta")
+    if route.interface == "cs188":
+        from .cs188 import check_settings
+        check_settings(args.agents, args.depth)
+        if not (args.alpha == -math.inf and args.beta == math.inf):
+            raise ValueError("--interface cs188: getAction takes no window; drop --alpha/--beta")
 
     def both(tree: Tree, alpha: Number, beta: Number) -> list[str]:
+        if args.agents:  # a shrunk candidate gets the agents' sides back
+            tree = with_agents(tree, args.agents)
         ref = reference(tree, args.algorithm, alpha, beta, args.depth, compare)
-        yours = route.search(tree, alpha, beta, depth=args.depth,
+        yours = route.search(tree, alpha, beta, depth=args.depth, agents=args.agents,
                              allow_no_best=ref.best is None)
-        return differences(ref, yours, compare, ref_label, route.label, alpha, beta)
+        return differences(ref, yours, compare, ref_label, route.label, alpha, beta, tree)
 
     checked, bad, first = 0, 0, None
     start = time.perf_counter()
@@ -85,6 +96,8 @@ def run_check(args: Any, route: Route) -> int:
         elapsed = time.perf_counter() - start
         if first is not None:
             first.shrunk = shrink(first.tree, first.alpha, first.beta, both)
+            if args.agents:
+                first.shrunk = (with_agents(first.shrunk[0], args.agents), *first.shrunk[1:])
     total = args.random if args.random is not None else len(args.files)
     return _report(args, route, ref_label, compare, checked, total, bad, first, elapsed)
 
@@ -93,6 +106,8 @@ def _replay(args: Any, route: Route, path: str, alpha: Number, beta: Number, com
     words = ["pyab", "check", path, *route.replay, "--algorithm", args.algorithm]
     if args.depth is not None:
         words += ["--depth", str(args.depth)]
+    if args.agents:
+        words += ["--agents", str(args.agents)]
     if (alpha, beta) != (-math.inf, math.inf):
         words += [f"--alpha={_bound(alpha)}", f"--beta={_bound(beta)}"]
     if compare != "all":
@@ -121,7 +136,8 @@ def _report(args, route, ref_label, compare, checked, total, bad, first, elapsed
     rate = bad / checked if checked else 0.0
     speed = checked / elapsed if elapsed > 0 else math.inf
     what = {"all": "value, best move, leaves and visited nodes", "value": "a correct minimax value",
-            "move": "the best move", "leaves": "the leaves read, in order"}[compare]
+            "move": "the best move", "leaves": "the leaves read, in order",
+            "generated": "the root action and the set of states generated (CS188's rule)"}[compare]
     if route.interface == "aima" and compare == "all":
         what = "best move, leaves and visited nodes (an aima player returns no value)"
     replay = None

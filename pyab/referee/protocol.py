@@ -135,13 +135,14 @@ def converse(child: Any, observer: Observer, job: dict, **final: Any) -> Result:
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
             if "error" in msg:
                 raise observer.fail(str(msg["error"]), str(msg.get("kind", "crash")))
-            asked = [q for q in QUESTIONS if q in msg]
+            asked = [q for q in getattr(observer, "questions", QUESTIONS) if q in msg]
             if len(asked) == 1 and len(msg) == 1:
                 child.send(observer.ask(asked[0], msg[asked[0]]))  # a list, a boolean or a number
                 continue
             if "best" in msg and "value" in msg and not asked:
                 return observer.result(msg["best"], msg["value"], **final)
-            raise observer.fail(f"sent {_show(msg)}: expected one question ({', '.join(QUESTIONS)}) "
+            raise observer.fail(f"sent {_show(msg)}: expected one question "
+                                f"({', '.join(getattr(observer, 'questions', QUESTIONS))}) "
                                 'or the answer {"best": ..., "value": ...}', "protocol")
     except ProgramError as err:
         if err.reason.startswith(label):

@@ -1,6 +1,6 @@
 """The child process for ``--python PATH.py:FUNC`` (or ``module:func``).
 
-    python -m pyab.referee.pychild SPEC [--interface pyab|aima]
+    python -m pyab.referee.pychild SPEC [--interface pyab|aima|cs188]
 
 Imports the user's function and, for each job read from standard input,
 calls it on a game object whose every method is a question to the parent
@@ -28,17 +28,19 @@ from typing import Any, Callable
 
 __all__ = ["AimaGame", "INTERFACES", "PyabGame", "call", "describe", "load"]
 
-INTERFACES = ("pyab", "aima")
+INTERFACES = ("pyab", "aima", "cs188")
 
 Ask = Callable[[str, Any], Any]
 
 
 class PyabGame:
     """The ``pyab`` interface: ``FUNC(game, root, alpha, beta)`` returns
-    ``(best_child_or_None, value)``; nodes are the tree's node names."""
+    ``(best_child_or_None, value)``; nodes are the tree's node names.
+    ``depth`` (plies, None: no limit) and ``agents`` (None: two sides
+    alternating) are the job's, as the reference is given them."""
 
-    def __init__(self, ask: Ask):
-        self._ask = ask
+    def __init__(self, ask: Ask, depth: Any = None, agents: Any = None):
+        self._ask, self.depth, self.agents = ask, depth, agents
 
     def children(self, node: Any) -> list:
         """The children of ``node`` in order (moves/2); [] for a leaf."""
@@ -59,8 +61,8 @@ class AimaGame:
     "MIN"; ``utility(state, player)`` is the static value for MAX and its
     negation for MIN.  ``FUNC(state, game)`` returns an action."""
 
-    def __init__(self, ask: Ask, initial: str):
-        self._ask, self.initial = ask, initial
+    def __init__(self, ask: Ask, initial: str, depth: Any = None, agents: Any = None):
+        self._ask, self.initial, self.depth, self.agents = ask, initial, depth, agents
 
     def actions(self, state: Any) -> list:
         return list(self._ask("moves", state))
@@ -93,12 +95,31 @@ class Invalid(Exception):
     """The user's function returned something of the wrong shape."""
 
 
-def call(func: Callable, interface: str, ask: Ask, root: str, alpha: Any, beta: Any) -> tuple[Any, Any]:
+def _takes(func: Callable, name: str) -> bool:
+    import inspect
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def call(func: Callable, interface: str, ask: Ask, root: str, alpha: Any, beta: Any,
+         job: dict | None = None) -> tuple[Any, Any]:
     """One search by the user's ``func``: (best, value); value None for
-    the aima interface, which returns only an action."""
+    the aima and cs188 interfaces, which return only an action.  The job's
+    ``depth`` and ``agents`` are on the game object, and passed as keywords
+    to a function that takes them."""
+    job = job or {}
+    depth, agents = job.get("depth"), job.get("agents")
+    if interface == "cs188":
+        from .cs188_framework import call_agent
+        return call_agent(func, ask, job), None
     if interface == "aima":
-        return func(root, AimaGame(ask, root)), None
-    out = func(PyabGame(ask), root, alpha, beta)
+        return func(root, AimaGame(ask, root, depth, agents)), None
+    extra = {k: v for k, v in (("depth", depth), ("agents", agents))
+             if v is not None and _takes(func, k)}
+    out = func(PyabGame(ask, depth, agents), root, alpha, beta, **extra)
     if not isinstance(out, (tuple, list)) or len(out) != 2:
         raise Invalid(f"returned {out!r:.80}; expected a pair (best_child_or_None, value)")
     return out[0], out[1]
@@ -168,8 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) == 3 and argv[1] == "--interface" and argv[2] in INTERFACES:
         interface = argv[2]
     elif len(argv) != 1:
-        print("usage: python -m pyab.referee.pychild SPEC [--interface pyab|aima]", file=sys.stderr)
+        print("usage: python -m pyab.referee.pychild SPEC [--interface pyab|aima|cs188]",
+              file=sys.stderr)
         return 2
+    if interface == "cs188":  # util, game, pacman: the framework's, before the user's import
+        from .cs188_framework import prepare
+        prepare()
     wire_in = sys.stdin
     wire_out = sys.stdout
     sys.stdout = sys.stderr  # what the user's code prints stays off the wire
@@ -194,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     def ask(question: str, node: Any) -> Any:
+        if isinstance(node, list):  # a cs188 successor question: [state, action]
+            put({question: [x if isinstance(x, str) else _wire(x) for x in node]})
+            return get()
         put({question: _wire(node) if not isinstance(node, str) else node})
         return get()
 
@@ -202,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         alpha, beta = (math.inf * (1 if b == "inf" else -1) if isinstance(b, str) else b
                        for b in (job["alpha"], job["beta"]))
         try:
-            best, value = call(func, interface, ask, job["root"], alpha, beta)
+            best, value = call(func, interface, ask, job["root"], alpha, beta, job)
         except SystemExit:
             raise
         except Invalid as err:

@@ -26,9 +26,9 @@ from ..tree import Number, Tree, build
 
 __all__ = ["COMPARE", "Disagreement", "differences", "reference", "shrink", "value_correct"]
 
-COMPARE = ("all", "value", "move", "leaves")
+COMPARE = ("all", "value", "move", "leaves", "generated")
 FIELDS = {"all": ("best", "value", "leaves", "visited"), "value": ("value",),
-          "move": ("best",), "leaves": ("leaves",)}
+          "move": ("best",), "leaves": ("leaves",)}  # "generated": pyab.referee.cs188
 
 
 def reference_label(algorithm: str, compare: str) -> str:
@@ -41,6 +41,9 @@ def reference(tree: Tree, algorithm: str, alpha: Number, beta: Number, depth: in
     value`` the exhaustive minimax value (the question is then "is it a
     correct minimax value?", whatever algorithm the program is)."""
     from ..search import solve_python
+    if (compare == "value" or algorithm == "minimax") and not tree.alternating:
+        from .cs188 import minimax  # several MIN levels in a row: ask every node
+        return minimax(tree, depth)
     if compare == "value":
         return solve_python(tree, "minimax", -math.inf, math.inf, depth)
     return solve_python(tree, algorithm, alpha, beta, depth)
@@ -69,8 +72,11 @@ def _show(v: Any) -> str:
 
 
 def differences(ref: Result, yours: Result, compare: str, ref_label: str, your_label: str,
-                alpha: Number = -math.inf, beta: Number = math.inf) -> list[str]:
+                alpha: Number = -math.inf, beta: Number = math.inf, tree: Tree | None = None) -> list[str]:
     """Readable lines, one per compared field on which the two differ."""
+    if compare == "generated":  # the CS188 grader's rule: root action, set of generated states
+        from .cs188 import generated_differences
+        return generated_differences(tree, ref, yours, ref_label, your_label)
     out = []
     width = max(len(ref_label), len(your_label)) + 1
     for f in FIELDS[compare]:
