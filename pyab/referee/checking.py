@@ -37,7 +37,13 @@ def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
         from ..dsl import load
         from ..randomtrees import with_agents
         for path in args.files:
-            tree = load(path)
+            if path.endswith(".test"):  # a CS188 GraphGameTreeTest, its actions kept
+                from ..trees.cs188 import load_test
+                tree = load_test(path).tree
+                if tree is None:
+                    raise ValueError(f"{path}: {load_test(path).skipped}")
+            else:
+                tree = load(path)
             yield 0, path, with_agents(tree, args.agents) if args.agents else tree, args.alpha, args.beta
         return
     import random

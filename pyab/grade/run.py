@@ -1,0 +1,407 @@
+"""Grading one submission: every group of the suite, tree by tree, with
+the referee (a route to the submission, pyab's reference, the verdict).
+
+A random or files group is one test worth its points times the share of
+its trees passed (all or nothing with ``all_or_nothing``).  A cs188 group
+is one test per ``GraphGameTreeTest`` file, sharing the group's points; a
+file with a ``.solution`` is judged as the course's grader judges it (the
+same action and the same set of generated states as the solution), one
+without against the reference.  Other classes are listed as skipped.
+
+A failed test's ``output`` is written for the student: the first failure
+shrunk to a small tree and drawn as the reference searches it, what the
+submission did against the reference, and the command that replays it;
+it names no grader path and nothing of another submission.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import random
+import shlex
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import ProgramError
+from ..tree import Number, Tree
+from .suite import Group, Grader, Suite
+
+__all__ = ["GroupResult", "SubmissionResult", "TestResult", "grade_submission", "program_file"]
+
+SHRINK_BUDGET = 400   # searches spent shrinking a group's first failure
+MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
+NO_SHRINK = ("timeout", "limit", "refused")
+
+
+@dataclass
+class TestResult:
+    name: str
+    score: float
+    max_score: float
+    status: str             # passed | failed | skipped
+    output: str = ""
+    kind: str = ""          # why it failed: disagree, or the program's failure kind
+    passed: int = 0         # trees passed
+    total: int = 0          # trees tried
+
+
+@dataclass
+class GroupResult:
+    name: str
+    points: float
+    tests: list[TestResult]
+
+    @property
+    def score(self) -> float:
+        return sum(t.score for t in self.tests)
+
+
+@dataclass
+class SubmissionResult:
+    name: str
+    groups: list[GroupResult] = field(default_factory=list)
+    seconds: float = 0.0
+    error: str = ""         # the submission could not be graded at all (no file ...)
+
+    @property
+    def tests(self) -> list[TestResult]:
+        return [t for g in self.groups for t in g.tests]
+
+    @property
+    def score(self) -> float:
+        return round(sum(g.score for g in self.groups), 6)
+
+    @property
+    def max_score(self) -> float:
+        return sum(g.points for g in self.groups)
+
+    @property
+    def first_failure(self) -> str:
+        return next((t.kind for t in self.tests if t.status == "failed"), "")
+
+
+# -- the submission's program ------------------------------------------------
+
+_SUFFIX = {"python": ".py", "program": ".pl", "exec": ""}
+
+
+def program_file(grader: Grader, submission: str | Path) -> Path:
+    """The file to grade: the submission itself, or in a folder the
+    grader's ``file``, else ``multiAgents.py`` for cs188, else its only
+    file of the route's kind.  :raises ValueError: saying what is missing."""
+    p = Path(submission)
+    if p.is_file():
+        return p
+    if not p.is_dir():
+        raise ValueError(f"no submission at {p.name}")
+    if grader.file:
+        if not (p / grader.file).is_file():
+            raise ValueError(f"the submission has no {grader.file}")
+        return p / grader.file
+    if grader.interface == "cs188" and (p / "multiAgents.py").is_file():
+        return p / "multiAgents.py"
+    suffix = _SUFFIX[grader.route]
+    found = sorted(f for f in p.iterdir() if f.is_file() and f.suffix == suffix) if suffix else []
+    if len(found) != 1:
+        raise ValueError(f"the submission folder has {len(found)} {suffix or 'program'} files; "
+                         "say which with file = \"NAME\" in [grader]")
+    return found[0]
+
+
+def _route(grader: Grader, program: Path, entry: str, algorithm: str) -> Any:
+    """The route to the submission; ``untrusted`` is passed on to every
+    route that takes it (the sandbox lives in the routes' child)."""
+    from ..referee import ExecRoute, PrologRoute, PythonRoute
+    kw: dict[str, Any] = {"timeout": grader.timeout, "memory_mb": grader.memory}
+    if grader.route == "python":
+        cls, args = PythonRoute, (f"{program}:{entry}", grader.interface)
+    elif grader.route == "exec":
+        cls, args = ExecRoute, (grader.entry.replace("{file}", shlex.quote(str(program))),)
+    else:
+        cls, args = PrologRoute, (str(program), algorithm)
+    if "untrusted" in inspect.signature(cls.__init__).parameters:
+        kw["untrusted"] = grader.untrusted
+    return cls(*args, **kw)
+
+
+def _replay_program(grader: Grader, program: Path, entry: str) -> list[str]:
+    """The options that select the submission, with its own file name only."""
+    name = program.name
+    if grader.route == "python":
+        words = ["--python", f"{name}:{entry}"]
+        return words + (["--interface", grader.interface] if grader.interface != "pyab" else [])
+    if grader.route == "exec":
+        return ["--exec", grader.entry.replace("{file}", name)]
+    return ["--program", name] + (["--untrusted"] if grader.untrusted else [])
+
+
+# -- groups --------------------------------------------------------------------
+
+def _bound(x: Number) -> str:
+    from ..facts import number
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return number(x)
+
+
+def _draw(tree: Tree, algorithm: str, alpha: Number, beta: Number, depth: int | None) -> str:
+    """The reference's search of ``tree``, drawn as text (pyab show)."""
+    import io
+
+    from rich.console import Console
+    try:
+        from ..render.terminal import rich_tree
+        from ..trace import trace
+        t = trace(tree, "python", algorithm if tree.alternating or algorithm != "minimax"
+                  else "strict-cut", alpha, beta, depth=depth)
+        console = Console(width=120, no_color=True, highlight=False, file=io.StringIO())
+        with console.capture() as cap:
+            console.print(rich_tree(t))
+        return "\n".join(line.rstrip() for line in cap.get().splitlines())
+    except Exception:  # a tree the tracer cannot show: its text is still there
+        return ""
+
+
+def _clean(text: str, program: Path, label: str) -> str:
+    """No grader path in what the student reads."""
+    text = text.replace(label, "yours")
+    for p in {str(program), str(program.resolve())}:
+        text = text.replace(p, program.name)
+    for d in {str(program.parent), str(program.resolve().parent)}:
+        text = text.replace(d + "/", "")
+    return text
+
+
+class _Judge:
+    """One group's comparison on one tree: difference lines, or a
+    ProgramError from the submission."""
+
+    def __init__(self, suite: Suite, group: Group, route: Any, algorithm: str):
+        from ..referee.verdict import reference_label
+        self.group, self.route, self.algorithm = group, route, algorithm
+        cs188 = suite.grader.interface == "cs188"
+        self.compare = group.compare or suite.grader.compare or ("generated" if cs188 else "all")
+        self.ref_label = reference_label(algorithm, self.compare)
+
+    def __call__(self, tree: Tree, alpha: Number, beta: Number) -> list[str]:
+        from ..randomtrees import with_agents
+        from ..referee.verdict import differences, reference
+        g = self.group
+        if g.agents:
+            tree = with_agents(tree, g.agents)
+        ref = reference(tree, self.algorithm, alpha, beta, g.depth, self.compare)
+        yours = self.route.search(tree, alpha, beta, depth=g.depth, agents=g.agents,
+                                  allow_no_best=ref.best is None)
+        return differences(ref, yours, self.compare, self.ref_label, "yours", alpha, beta, tree)
+
+
+def _trees(suite: Suite, g: Group):
+    """(label, tree, alpha, beta) for a random or files group."""
+    from ..randomtrees import Shape, random_tree, random_window
+    if g.files:
+        from ..dsl import load
+        for f in g.files:
+            yield Path(f).name, load(f), -math.inf, math.inf
+        return
+    shape = Shape(depth=g.tree_depth, branching=g.branching, values=g.values,
+                  leaf_chance=g.ragged, agents=g.agents, inner_values=g.depth is not None)
+    windows = "full" if suite.grader.interface in ("aima", "cs188") else g.windows
+    rng = random.Random(g.seed)
+    for i in range(1, g.random + 1):
+        tree = random_tree(rng, shape)
+        alpha, beta = random_window(rng, tree, windows)
+        yield f"random tree {i}", tree, alpha, beta
+
+
+def _score(g: Group, points: float, passed: int, total: int) -> float:
+    if total == 0:
+        return 0.0
+    if g.all_or_nothing:
+        return points if passed == total else 0.0
+    return round(points * passed / total, 4)
+
+
+def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
+    from ..dsl import dump
+    from ..referee.verdict import shrink
+    grader = suite.grader
+    algorithm = g.algorithm or grader.algorithm
+    route = _route(grader, program, grader.entry, algorithm)
+    judge = _Judge(suite, g, route, algorithm)
+    passed = total = timeouts = 0
+    first: tuple | None = None  # (label, tree, alpha, beta, diff, error)
+    stopped = ""
+    planned = len(g.files) if g.files else g.random
+    with route:
+        for label, tree, alpha, beta in _trees(suite, g):
+            total += 1
+            try:
+                diff, err = judge(tree, alpha, beta), None
+            except ProgramError as e:
+                diff, err = [], e
+            if not diff and err is None:
+                passed += 1
+                continue
+            if first is None:
+                first = (label, tree, alpha, beta, diff, err)
+            if err is not None and (err.kind == "refused" or "importing" in err.reason):
+                stopped = "it cannot run at all"
+                break
+            timeouts += err is not None and err.kind == "timeout"
+            if timeouts >= MAX_TIMEOUTS:
+                stopped = f"{MAX_TIMEOUTS} searches timed out"
+                break
+        if first is not None and (first[5] is None or first[5].kind not in NO_SHRINK):
+            def still(t: Tree, a: Number, b: Number) -> list[str]:
+                try:
+                    return judge(t, a, b)
+                except ProgramError as e:
+                    return [f"the program failed ({e.kind}): {e.reason}"]
+            shrunk = shrink(first[1], first[2], first[3], still, budget=SHRINK_BUDGET)
+        else:
+            shrunk = None
+    what = (f"{len(g.files)} tree files" if g.files else
+            f"{g.random} random trees (seed {g.seed}"
+            + (f", {g.agents} agents" if g.agents else "")
+            + (f", depth {g.depth} plies" if g.depth is not None else "")
+            + (f", values {g.values if isinstance(g.values, str) else '%d:%d' % tuple(g.values)}"
+               if g.values != (-9, 9) else "") + ")")
+    lines = [f"passed {passed} of {what}; compared with {judge.ref_label}: "
+             f"{_COMPARED[judge.compare]}"]
+    kind = ""
+    if first is not None:
+        label, tree, alpha, beta, diff, err = first
+        kind = err.kind if err is not None else "disagree"
+        if stopped:
+            lines.append(f"stopped after {total} trees: {stopped}; the other trees count as failed")
+        window = f"{_bound(alpha)} .. {_bound(beta)}"
+        lines.append(f"first failure: {label}, window {window}")
+        if err is not None:
+            lines.append(f"  your program failed ({err.kind}): {err.reason}")
+        if shrunk is not None and shrunk[3]:
+            tree, alpha, beta, diff = shrunk
+            if g.agents:
+                from ..randomtrees import with_agents
+                tree = with_agents(tree, g.agents)
+            lines.append(f"the smallest tree found that still fails ({len(tree)} nodes), "
+                         f"window {_bound(alpha)} .. {_bound(beta)}:")
+        else:
+            lines.append(f"the tree ({len(tree)} nodes):")
+        text = dump(tree).strip()
+        lines.append("  " + text.replace("\n", "\n  "))
+        drawn = _draw(tree, algorithm, alpha, beta, g.depth)
+        if drawn:
+            lines.append(f"how the reference ({algorithm}) searches it:")
+            lines.append("  " + drawn.replace("\n", "\n  "))
+        if diff:
+            lines.append("what yours did against the reference:")
+            lines += ["  " + d.replace("\n", "\n  ") for d in diff]
+        words = ["pyab", "check", "counterexample.tree", *_replay_program(grader, program, grader.entry),
+                 "--algorithm", algorithm]
+        if g.depth is not None:
+            words += ["--depth", str(g.depth)]
+        if g.agents:
+            words += ["--agents", str(g.agents)]
+        if (alpha, beta) != (-math.inf, math.inf):
+            words += [f"--alpha={_bound(alpha)}", f"--beta={_bound(beta)}"]
+        if judge.compare != "all":
+            words += ["--compare", judge.compare]
+        lines.append("replay it:")
+        lines.append(f"  cat > counterexample.tree <<'EOF'\n  {text}\n  EOF\n  {shlex.join(words)}")
+    output = _clean("\n".join(lines), program, route.label)
+    score = _score(g, g.points, passed, planned)
+    status = "passed" if passed == planned else "failed"
+    test = TestResult(g.name, score, g.points, status, output, kind, passed, planned)
+    return GroupResult(g.name, g.points, [test])
+
+
+_COMPARED = {"all": "value, best move, leaves read and nodes visited", "value": "a correct value",
+             "move": "the best move", "leaves": "the leaves read, in order",
+             "generated": "the root action and the set of states generated"}
+
+
+def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
+    from ..referee.cs188 import action_of, generated, generated_differences, register
+    from ..referee.verdict import reference
+    from ..trees.cs188 import load_folder
+    tests = load_folder(g.cs188)
+    graph = [t for t in tests if not t.skipped]
+    share = g.points / len(graph) if graph else 0.0
+    results: list[TestResult] = []
+    routes: dict[str, Any] = {}
+    try:
+        for t in tests:
+            if t.skipped:
+                results.append(TestResult(f"{g.name}: {t.name}", 0.0, 0.0, "skipped",
+                                          f"skipped: {t.skipped}", ""))
+                continue
+            register(t.tree, t.labels)
+            if t.alg not in routes:
+                routes[t.alg] = _route(suite.grader, program, t.alg, t.algorithm)
+            route = routes[t.alg]
+            ref = reference(t.tree, t.algorithm, -math.inf, math.inf, t.plies, "generated")
+            lines, kind = [], ""
+            try:
+                yours = route.search(t.tree, depth=t.plies, agents=t.agents, allow_no_best=True)
+                if t.action is not None and t.generated is not None:
+                    got_action, got = yours.extra.get("action"), " ".join(sorted(generated(yours)))
+                    gold = " ".join(t.generated)
+                    if got_action != t.action:
+                        lines.append(f"incorrect move for depth {t.rounds}:\n  yours:        "
+                                     f"{got_action}\n  the solution: {t.action}")
+                    if got != gold:
+                        lines.append(f"incorrect generated states for depth {t.rounds}:\n"
+                                     f"  yours:        {got}\n  the solution: {gold}")
+                else:
+                    lines = generated_differences(t.tree, ref, yours, f"reference ({t.algorithm})",
+                                                  "yours")
+                kind = "disagree" if lines else ""
+            except ProgramError as err:
+                lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
+            if lines:
+                drawn = _draw(t.tree, t.algorithm, -math.inf, math.inf, t.plies)
+                replay = shlex.join(["pyab", "check", Path(t.path).name,
+                                     *_replay_program(suite.grader, program, t.alg),
+                                     "--algorithm", t.algorithm, "--depth", str(t.plies),
+                                     "--agents", str(t.agents)])
+                lines += [f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies), "
+                          f"as the reference ({t.algorithm}) searches it; its action: "
+                          f"{action_of(t.tree, ref.best)}:", "  " + drawn.replace("\n", "\n  "),
+                          f"replay it:\n  {replay}"]
+            output = _clean("\n".join(lines) if lines else "passed", program, route.label)
+            results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,
+                                      "failed" if lines else "passed", output, kind,
+                                      0 if lines else 1, 1))
+    finally:
+        for r in routes.values():
+            r.close()
+    if g.all_or_nothing and any(r.status == "failed" for r in results):
+        for r in results:
+            r.score = 0.0
+    return GroupResult(g.name, g.points, results)
+
+
+def grade_submission(suite: Suite, submission: str | Path, name: str | None = None,
+                     progress: Callable[[str], None] | None = None) -> SubmissionResult:
+    """Every group of ``suite`` on one submission (a file or a folder)."""
+    start = time.perf_counter()
+    result = SubmissionResult(name or Path(submission).stem)
+    try:
+        program = program_file(suite.grader, submission)
+    except ValueError as err:
+        result.error = str(err)
+        result.groups = [GroupResult(g.name, g.points, [TestResult(
+            g.name, 0.0, g.points, "failed", f"not graded: {err}", "missing")]) for g in suite.tests]
+        return result
+    for g in suite.tests:
+        if progress:
+            progress(g.name)
+        if g.cs188:
+            result.groups.append(_cs188_group(suite, g, program))
+        else:
+            result.groups.append(_random_group(suite, g, program))
+    result.seconds = time.perf_counter() - start
+    return result
