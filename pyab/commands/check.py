@@ -14,8 +14,8 @@ from . import _common
 
 def _values(text: str) -> tuple[int, int] | str:
     """``LO:HI`` (inclusive; negatives allowed) -> a range of leaf values;
-    or the name of a preset (pyab.randomtrees.VALUE_PRESETS)."""
-    from ..randomtrees import VALUE_PRESETS
+    or the name of a preset (pyab.trees.randomtrees.VALUE_PRESETS)."""
+    from ..trees.randomtrees import VALUE_PRESETS
     if text in VALUE_PRESETS:
         return text
     try:
@@ -29,7 +29,7 @@ def _values(text: str) -> tuple[int, int] | str:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from ..randomtrees import WINDOWS
+    from ..trees.randomtrees import WINDOWS
     from ..referee.verdict import COMPARE
     p = sub.add_parser(
         "check", help="run both engines and compare value, best move, leaves, calls and cuts",
@@ -193,7 +193,7 @@ def _files(args: argparse.Namespace) -> int:
     for path in args.files:
         tree = _common.load_tree(path)
         if args.agents:
-            from ..randomtrees import with_agents
+            from ..trees.randomtrees import with_agents
             tree = with_agents(tree, args.agents)
         prolog, _, diff = _one(tree, args, args.alpha, args.beta)
         failed += bool(diff)
@@ -219,7 +219,7 @@ def _random(args: argparse.Namespace) -> int:
     import random
 
     from ..dsl import dump
-    from ..randomtrees import Shape, random_tree, random_window
+    from ..trees.randomtrees import Shape, random_tree, random_window
     shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
                   decimals=args.decimals, leaf_chance=args.ragged, agents=args.agents,
                   inner_values=args.depth is not None)
@@ -297,7 +297,7 @@ def _first_disagreement(args: argparse.Namespace, shape, jobs: int) -> int | Non
 
     settings = {k: v for k, v in vars(args).items() if k != "run"}
     if getattr(args, "scheduler", None):  # one share per worker thread of the cluster
-        from ..distributed import run_tasks
+        from ..referee.distributed import run_tasks
         found = run_tasks(args.scheduler, _check_share,
                           lambda n: [(settings, shape, share, n) for share in range(n)])
         bad = [i for i in found if i is not None]
@@ -394,7 +394,7 @@ def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
     disagrees, or None."""
     import random
 
-    from ..randomtrees import random_tree, random_window
+    from ..trees.randomtrees import random_tree, random_window
     args = argparse.Namespace(**settings)
     rng = random.Random(args.seed)
     try:
@@ -409,7 +409,7 @@ def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
 
 
 def _bound(x) -> str:
-    from ..facts import number
+    from ..prolog.facts import number
     if isinstance(x, float) and math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return number(x)

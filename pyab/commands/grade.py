@@ -75,7 +75,7 @@ def _grade_one(suite_path: str, submission: str, name: str):
 def _grade_all(args, suite, subs: list[str], names: list[str]) -> list:
     from ..grade import grade_submission
     if args.scheduler:
-        from ..distributed import run_tasks
+        from ..referee.distributed import run_tasks
         return run_tasks(args.scheduler, _grade_one,
                          lambda n: [(suite.path, s, m) for s, m in zip(subs, names)])
     bar = None

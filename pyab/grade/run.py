@@ -154,7 +154,7 @@ def _draw(tree: Tree, algorithm: str, alpha: Number, beta: Number, depth: int | 
     from rich.console import Console
     try:
         from ..render.terminal import rich_tree
-        from ..trace import trace
+        from ..render.trace import trace
         t = trace(tree, "python", algorithm if tree.alternating or algorithm != "minimax"
                   else "strict-cut", alpha, beta, depth=depth)
         console = Console(width=120, no_color=True, highlight=False, file=io.StringIO())
@@ -187,7 +187,7 @@ class _Judge:
         self.ref_label = reference_label(algorithm, self.compare)
 
     def __call__(self, tree: Tree, alpha: Number, beta: Number) -> list[str]:
-        from ..randomtrees import with_agents
+        from ..trees.randomtrees import with_agents
         from ..referee.verdict import differences, reference
         g = self.group
         if g.agents:
@@ -200,7 +200,7 @@ class _Judge:
 
 def _trees(suite: Suite, g: Group):
     """(label, tree, alpha, beta) for a random or files group."""
-    from ..randomtrees import Shape, random_tree, random_window
+    from ..trees.randomtrees import Shape, random_tree, random_window
     if g.files:
         from ..dsl import load
         for f in g.files:
@@ -284,7 +284,7 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
         if shrunk is not None and shrunk[3]:
             tree, alpha, beta, diff = shrunk
             if g.agents:
-                from ..randomtrees import with_agents
+                from ..trees.randomtrees import with_agents
                 tree = with_agents(tree, g.agents)
             lines.append(f"the smallest tree found that still fails ({len(tree)} nodes), "
                          f"window {_bound(alpha)} .. {_bound(beta)}:")

@@ -177,7 +177,7 @@ def _pair(value: Any, key: str, fail) -> tuple[int, int]:
 
 def load_suite(path: str | Path) -> Suite:
     """Read and check a suite.  :raises SuiteError: naming file and line."""
-    from ..randomtrees import VALUE_PRESETS, WINDOWS
+    from ..trees.randomtrees import VALUE_PRESETS, WINDOWS
     from ..referee.verdict import COMPARE
     from ..search import ALGORITHMS
     path = str(path)

@@ -21,7 +21,7 @@ __all__ = ["run_check"]
 
 
 def _bound(x: Number) -> str:
-    from ..facts import number
+    from ..prolog.facts import number
     if isinstance(x, float) and math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return number(x)
@@ -35,7 +35,7 @@ def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
     """(number, source, tree, alpha, beta) for FILE... or --random N."""
     if args.random is None:
         from ..dsl import load
-        from ..randomtrees import with_agents
+        from ..trees.randomtrees import with_agents
         for path in args.files:
             if path.endswith(".test"):  # a CS188 GraphGameTreeTest, its actions kept
                 from ..trees.cs188 import load_test
@@ -48,7 +48,7 @@ def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
         return
     import random
 
-    from ..randomtrees import Shape, random_tree, random_window
+    from ..trees.randomtrees import Shape, random_tree, random_window
     shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
                   decimals=args.decimals, leaf_chance=args.ragged, agents=args.agents,
                   inner_values=args.depth is not None)
@@ -61,7 +61,7 @@ def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
 
 
 def run_check(args: Any, route: Route) -> int:
-    from ..randomtrees import with_agents
+    from ..trees.randomtrees import with_agents
     compare = args.compare or ("generated" if route.interface == "cs188" else "all")
     ref_label = reference_label(args.algorithm, compare)
     if route.interface == "aima":

@@ -122,7 +122,7 @@ def load_test(path: str | Path) -> CS188Test:
 
     :raises DSLError: for a file that is not in the format, or a tree that
         cannot be built, naming the file and line."""
-    from ..randomtrees import with_agents
+    from .randomtrees import with_agents
     from ..referee.cs188 import Labels, register
     path = str(path)
     raw = Path(path).read_text(encoding="utf-8").split("\n")

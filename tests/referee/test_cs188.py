@@ -24,7 +24,7 @@ import pytest
 
 from conftest import pyab_cli
 from pyab.errors import ProgramError
-from pyab.randomtrees import Shape, random_tree
+from pyab.trees.randomtrees import Shape, random_tree
 from pyab.referee import PythonRoute
 from pyab.referee.cs188 import generated_differences, labels_of
 from pyab.referee.cs188_framework import prepare

@@ -1,4 +1,4 @@
-"""Random trees for multi-agent and depth-limited code (pyab.randomtrees):
+"""Random trees for multi-agent and depth-limited code (pyab.trees.randomtrees):
 K agents in turn, static values on inner nodes, value presets."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 import pyab
 from conftest import pyab_cli
-from pyab.randomtrees import VALUE_PRESETS, Shape, random_tree, value_preset, with_agents
+from pyab.trees.randomtrees import VALUE_PRESETS, Shape, random_tree, value_preset, with_agents
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
