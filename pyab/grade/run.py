@@ -141,7 +141,7 @@ def _replay_program(grader: Grader, program: Path, entry: str) -> list[str]:
 # -- groups --------------------------------------------------------------------
 
 def _bound(x: Number) -> str:
-    from ..facts import number
+    from ..prolog.facts import number
     if isinstance(x, float) and math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return number(x)
