@@ -202,3 +202,19 @@ def test_a_bad_suite_is_exit_2(tmp_path):
     r = pyab_cli("grade", str(tmp_path / "s.toml"), str(AGENTS / "correct.py"))
     assert r.returncode == 2 and re.search(r"s\.toml:\d+: \[\[tests\]\] 2: .*multiple of 3", r.stderr)
     assert "Traceback" not in r.stderr
+
+
+def test_json_is_one_object_matching_the_schema(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "docs" / "json-schema.json").read_text())
+    (tmp_path / "s.toml").write_text(SUITE.split("[[tests]]\nname = \"q3\"")[0])
+    r = pyab_cli("grade", str(tmp_path / "s.toml"), str(AGENTS / "correct.py"),
+                 str(AGENTS / "depth_plies.py"), "--out", str(tmp_path / "out"), "--json")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1
+    obj = json.loads(lines[0])
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(obj))
+    assert not errors, errors[0].message
+    rows = {row["submission"]: row for row in obj["rows"]}
+    assert rows["correct"]["score"] == 9 and rows["depth_plies"]["score"] < 9
