@@ -15,7 +15,8 @@ setup(
         "pyab": ["py.typed"],
         "pyab.dsl": ["grammar.lark"],
         "pyab._prolog": ["**/*.pl", "**/*.json", "**/*.csv", "**/*.tsv"],
-        "pyab._examples": ["**/*.tree", "**/*.pl", "**/*.md", "**/*.py", "**/*.js", "**/*.ipynb"],
+        "pyab._examples": ["**/*.tree", "**/*.pl", "**/*.md", "**/*.py", "**/*.js", "**/*.ipynb",
+                           "**/*.toml", "**/*.test", "**/*.solution"],
     },
     # The compiled scanner of the DSL (pyab/dsl/_cscan.c, see pyab/dsl/reader.py): optional,
     # so that pyab installs without a C compiler and reads trees on its

@@ -278,8 +278,8 @@ def load_suite(path: str | Path) -> Suite:
                 check_settings(group.agents, group.depth, "cs188")
             except ValueError as err:
                 fail("agents" if group.agents is None else "depth",
-                     str(err).replace("--interface cs188: give --agents K", "give agents = K")
-                     .replace("give --depth N", "give depth = N").replace("--depth ", "depth "))
+                     str(err).replace("--interface cs188: ", "").replace("--agents K", "agents = K")
+                     .replace("--depth N", "depth = N").replace("--depth ", "depth = "))
         if group.cs188 is not None:
             if grader.interface != "cs188":
                 fail("cs188", 'a cs188 group needs interface = "cs188" in [grader]')
