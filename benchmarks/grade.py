@@ -23,7 +23,7 @@ def _glue(submission: Path) -> list[list[str]]:
     suite = tomllib.loads((EXAMPLE / "suite.toml").read_text())
     g = suite["grader"]
     prog = ["--python", f"{submission / 'multiAgents.py'}:{g['entry']}", "--interface", "cs188",
-            "--algorithm", g["algorithm"], "--keep-going"]
+            "--algorithm", g["algorithm"], "--keep-going", "--save-dir", tempfile.gettempdir()]
     cmds = []
     for t in suite["tests"]:
         if "random" in t:
