@@ -4,6 +4,7 @@ K agents in turn, static values on inner nodes, value presets."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -76,3 +77,20 @@ def test_job_carries_depth_and_agents(tmp_path):
                  "strict-cut", "--python", f"{prog}:ab", "--compare", "move", "--keep-going")
     assert "AssertionError" not in r.stdout + r.stderr, r.stdout + r.stderr
     assert r.returncode in (0, 1)
+
+
+def test_exec_job_carries_depth_and_agents(tmp_path):
+    prog = tmp_path / "told.py"
+    prog.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    job = json.loads(line)\n"
+        "    if (job.get('depth'), job.get('agents')) != (2, 3):\n"
+        "        sys.exit(5)\n"
+        "    print(json.dumps({'moves': job['root']}), flush=True)\n"
+        "    kids = json.loads(sys.stdin.readline())\n"
+        "    print(json.dumps({'best': kids[0], 'value': 0}), flush=True)\n")
+    r = pyab_cli("check", "--random", "3", "--depth", "2", "--agents", "3", "--algorithm",
+                 "strict-cut", "--exec", f"{sys.executable} {prog}", "--compare", "move",
+                 "--keep-going")
+    assert r.returncode in (0, 1), r.stdout + r.stderr  # 3 (exit 5) if not told
