@@ -93,6 +93,9 @@ def add_search(p: argparse.ArgumentParser) -> None:
     add_window(p)
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="stop the Prolog search after S seconds (exit 2)")
+    p.add_argument("--agents", type=positive, default=None, metavar="K",
+                   help="K agents move in turn: the root MAX, then K-1 MIN levels, cycling "
+                        "(sets every node's side by its level; 3: Pacman and two ghosts)")
     add_program(p)
 
 
@@ -138,7 +141,8 @@ def user_search(args: argparse.Namespace, tree: Any, log: list | None = None):
     ref = solve_python(tree, args.algorithm, args.alpha, args.beta, args.depth)
     with route:
         return route.search(tree, args.alpha, args.beta, depth=args.depth,
-                            allow_no_best=ref.best is None, log=log)
+                            allow_no_best=ref.best is None, log=log,
+                            agents=getattr(args, "agents", None))
 
 
 def add_json(p: argparse.ArgumentParser) -> None:
@@ -192,9 +196,15 @@ def window_text(alpha: float, beta: float) -> str:
     return f"{one(alpha)} .. {one(beta)}"
 
 
-def load_tree(path: str):
+def load_tree(path: str, agents: int | None = None):
+    """The tree in ``path``; with ``agents`` K, its sides set level by level
+    for K agents in turn (pyab.trees.randomtrees.with_agents)."""
     from ..dsl import load
-    return load(path)
+    tree = load(path)
+    if agents:
+        from ..trees.randomtrees import with_agents
+        tree = with_agents(tree, agents)
+    return tree
 
 
 def user_trace(args: argparse.Namespace, tree: Any):

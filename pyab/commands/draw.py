@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dpi is not None and fmt != "png":
         raise Error(f"--dpi sets the resolution of a PNG, not of {fmt}")
     from ..render.trace import trace
-    tree = _common.load_tree(args.file)
+    tree = _common.load_tree(args.file, args.agents)
     tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
         tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
         beta=args.beta, depth=args.depth, timeout=args.timeout)

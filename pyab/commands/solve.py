@@ -31,7 +31,7 @@ observed by pyab through the questions it asks (docs/referee.md).""",
 
 def run(args: argparse.Namespace) -> int:
     import pyab
-    tree = _common.load_tree(args.file)
+    tree = _common.load_tree(args.file, args.agents)
     result = _common.user_search(args, tree)  # --program/--python/--exec: yours
     who = result.algorithm if result is not None else None
     if result is None:

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..render.trace import trace
-    tree = _common.load_tree(args.file)
+    tree = _common.load_tree(args.file, args.agents)
     if args.python or args.exec:
         return _questions(args, tree)
     tr = _common.user_trace(args, tree) or trace(  # --program: rebuilt; else pyab's own
@@ -61,8 +61,10 @@ def _questions(args: argparse.Namespace, tree) -> int:
     print("  the questions it asked, in order, with pyab's answers:")
     width = len(str(len(log)))
     for i, (q, n, a) in enumerate(log, 1):
-        shown = (" ".join(a) if a else "[] (a leaf)") if q == "moves" else \
-            ("MAX" if a else "MIN") if q == "max_to_move" else number(a)
+        shown = (" ".join(a) if a else "[] (a leaf)") if isinstance(a, list) else \
+            ("MAX" if a else "MIN") if q == "max_to_move" else \
+            (a if isinstance(a, str) else "(none)") if q in ("successor", "outcome") else number(a)
+        n = ", ".join(n) if isinstance(n, tuple) else n  # cs188: successor(state, action)
         print(f"  {i:>{width}}  {q}({n}) -> {shown}")
     value = result.value
     print(f"  answer: best {result.best}, value "

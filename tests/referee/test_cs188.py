@@ -198,3 +198,14 @@ def test_an_illegal_action_is_named(tmp_path):
     with PythonRoute(f"{prog}:AlphaBetaAgent", "cs188", timeout=20) as route:
         with pytest.raises(ProgramError, match="'Stop', which is not a legal action"):
             route.search(tree, depth=2, agents=2)
+
+
+def test_trace_shows_the_agents_questions():
+    spec = f"{AGENTS / 'correct.py'}:AlphaBetaAgent"
+    tree = str(TESTS.parent.parent.parent / "examples" / "courses" / "tied-root.tree")
+    r = pyab_cli("trace", tree, "--python", spec, "--interface", "cs188", "--algorithm",
+                 "strict-cut", "--agents", "2", "--depth", "2")
+    assert r.returncode == 0, r.stderr
+    assert "successor(max, min1) -> min1" in r.stdout and "outcome(A) -> win" in r.stdout
+    r = pyab_cli("solve", tree, "--agents", "3", "--algorithm", "strict-cut", "--json")
+    assert r.returncode == 0 and '"best": "min1"' in r.stdout.replace("'", '"'), r.stdout
