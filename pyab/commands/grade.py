@@ -66,23 +66,20 @@ def _names(paths: list[str]) -> list[str]:
     return names
 
 
-def _grade_one(suite_path: str, submission: str, name: str):
-    """In a worker process (--jobs, --scheduler): one submission."""
-    from ..grade import grade_submission, load_suite
-    return grade_submission(load_suite(suite_path), submission, name)
-
-
 def _grade_all(args, suite, subs: list[str], names: list[str]) -> list:
     from ..grade import grade_submission
+    from ..grade.run import grade_path
     if args.scheduler:
         from ..referee.distributed import run_tasks
-        return run_tasks(args.scheduler, _grade_one,
+        return run_tasks(args.scheduler, grade_path,
                          lambda n: [(suite.path, s, m) for s, m in zip(subs, names)])
     bar = None
     if sys.stderr.isatty() and not args.json:
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
         bar = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), TextColumn("{task.description}"), transient=True)
+                       TimeElapsedColumn(), TextColumn("{task.description}"), transient=True,
+                       console=Console(stderr=True))
     results: list = [None] * len(subs)
     with bar if bar is not None else _Null() as live:
         task = live.add_task("", total=len(subs)) if bar is not None else None
@@ -97,7 +94,7 @@ def _grade_all(args, suite, subs: list[str], names: list[str]) -> list:
             from concurrent.futures import ProcessPoolExecutor, as_completed
             ctx = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
-                futures = {pool.submit(_grade_one, suite.path, s, m): i
+                futures = {pool.submit(grade_path, suite.path, s, m): i
                            for i, (s, m) in enumerate(zip(subs, names))}
                 for f in as_completed(futures):
                     done(futures[f], f.result())

@@ -51,7 +51,7 @@ def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
               f"{_num(result.score)} of {_num(result.max_score)} points"
               + (f"; failed: {', '.join(failed)}" if failed else "; every test passed"))
     return {"score": _num(result.score), "output": output,
-            "execution_time": round(result.seconds, 3), "tests": tests}
+            "execution_time": round(result.seconds), "tests": tests}
 
 
 def gradebook_rows(results: Sequence[SubmissionResult]) -> tuple[list[str], list[dict]]:

@@ -29,7 +29,8 @@ from ..errors import ProgramError
 from ..tree import Number, Tree
 from .suite import Group, Grader, Suite
 
-__all__ = ["GroupResult", "SubmissionResult", "TestResult", "grade_submission", "program_file"]
+__all__ = ["GroupResult", "SubmissionResult", "TestResult", "grade_path", "grade_submission",
+           "program_file"]
 
 SHRINK_BUDGET = 400   # searches spent shrinking a group's first failure
 MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
@@ -405,3 +406,11 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             result.groups.append(_random_group(suite, g, program))
     result.seconds = time.perf_counter() - start
     return result
+
+
+def grade_path(suite_path: str, submission: str, name: str | None = None) -> SubmissionResult:
+    """:func:`grade_submission` with the suite read from ``suite_path``: what
+    a worker process runs (``--jobs``, a Dask worker), since a suite's CS188
+    trees keep their labels only in the process that read them."""
+    from .suite import load_suite
+    return grade_submission(load_suite(suite_path), submission, name)
