@@ -153,11 +153,12 @@ def _draw(tree: Tree, algorithm: str, alpha: Number, beta: Number, depth: int | 
     import io
 
     from rich.console import Console
+    if algorithm == "minimax" and not tree.alternating:
+        return ""  # the registry's minimax assumes alternating sides: no picture
     try:
         from ..render.terminal import rich_tree
         from ..render.trace import trace
-        t = trace(tree, "python", algorithm if tree.alternating or algorithm != "minimax"
-                  else "strict-cut", alpha, beta, depth=depth)
+        t = trace(tree, "python", algorithm, alpha, beta, depth=depth)
         console = Console(width=120, no_color=True, highlight=False, file=io.StringIO())
         with console.capture() as cap:
             console.print(rich_tree(t))
