@@ -369,10 +369,12 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
                                      *_replay_program(suite.grader, program, t.alg),
                                      "--algorithm", t.algorithm, "--depth", str(t.plies),
                                      "--agents", str(t.agents)])
-                lines += [f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies), "
-                          f"as the reference ({t.algorithm}) searches it; its action: "
-                          f"{action_of(t.tree, ref.best)}:", "  " + drawn.replace("\n", "\n  "),
-                          f"replay it:\n  {replay}"]
+                from ..dsl import dump
+                how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
+                head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
+                        f"the reference's action: {action_of(t.tree, ref.best)}:")
+                picture = drawn or dump(t.tree).strip()
+                lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
             output = _clean("\n".join(lines) if lines else "passed", program, route.label)
             results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,
                                       "failed" if lines else "passed", output, kind,
