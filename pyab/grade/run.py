@@ -1,7 +1,7 @@
 """Grading one submission: every group of the suite, tree by tree, with
 the referee (a route to the submission, pyab's reference, the verdict).
 
-A random or files group is one test worth its points times the share of
+A random or trees group is one test worth its points times the share of
 its trees passed (all or nothing with ``all_or_nothing``).  A cs188 group
 is one test per ``GraphGameTreeTest`` file, sharing the group's points; a
 file with a ``.solution`` is judged as the course's grader judges it (the
@@ -201,11 +201,11 @@ class _Judge:
 
 
 def _trees(suite: Suite, g: Group):
-    """(label, tree, alpha, beta) for a random or files group."""
+    """(label, tree, alpha, beta) for a random or trees group."""
     from ..trees.randomtrees import Shape, random_tree, random_window
-    if g.files:
+    if g.trees:
         from ..dsl import load
-        for f in g.files:
+        for f in g.trees:
             yield Path(f).name, load(f), -math.inf, math.inf
         return
     shape = Shape(depth=g.tree_depth, branching=g.branching, values=g.values,
@@ -236,7 +236,7 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     passed = total = timeouts = 0
     first: tuple | None = None  # (label, tree, alpha, beta, diff, error)
     stopped = ""
-    planned = len(g.files) if g.files else g.random
+    planned = len(g.trees) if g.trees else g.random
     with route:
         for label, tree, alpha, beta in _trees(suite, g):
             total += 1
@@ -265,7 +265,7 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
             shrunk = shrink(first[1], first[2], first[3], still, budget=SHRINK_BUDGET)
         else:
             shrunk = None
-    what = (f"{len(g.files)} tree files" if g.files else
+    what = (f"{len(g.trees)} tree files" if g.trees else
             f"{g.random} random trees (seed {g.seed}"
             + (f", {g.agents} agents" if g.agents else "")
             + (f", depth {g.depth} plies" if g.depth is not None else "")

@@ -22,7 +22,7 @@ table and ``[[tests]]`` groups.
     points = 6
     cs188 = "test_cases/q3"     # a folder of CS188 .test/.solution files
 
-A group is ``random = N`` trees, ``files = [...]`` (.tree files), or a
+A group is ``random = N`` trees, ``trees = [...]`` (.tree files), or a
 ``cs188`` folder.  Every mistake is a :class:`SuiteError` naming the
 file and the line of the key (or of the table) it is about.
 """
@@ -67,7 +67,7 @@ TEST_KEYS: dict[str, tuple[Any, str]] = {
     "branching": (list, "[B0, B1] children per inner node"),
     "ragged": ((int, float), "chance a branch stops early"),
     "windows": (str, "full, narrow, low, high or random"),
-    "files": (list, ".tree files"),
+    "trees": (list, ".tree files"),
     "cs188": (str, "a folder of CS188 .test/.solution files"),
     "algorithm": (str, "this group's reference algorithm"),
     "compare": (str, "this group's comparison"),
@@ -110,14 +110,14 @@ class Group:
     branching: tuple[int, int] = (1, 4)
     ragged: float = 0.2
     windows: str = "random"
-    files: list[str] = field(default_factory=list)
+    trees: list[str] = field(default_factory=list)  # .tree files
     cs188: str | None = None
     algorithm: str | None = None
     compare: str | None = None
 
     @property
     def kind(self) -> str:
-        return "cs188" if self.cs188 else "files" if self.files else "random"
+        return "cs188" if self.cs188 else "trees" if self.trees else "random"
 
 
 @dataclass
@@ -245,9 +245,9 @@ def load_suite(path: str | Path) -> Suite:
         for key in ("name", "points"):
             if key not in t:
                 raise SuiteError(f"[[tests]] {n + 1}: no {key!r}", path, tline)
-        kinds = [k for k in ("random", "files", "cs188") if k in t]
+        kinds = [k for k in ("random", "trees", "cs188") if k in t]
         if len(kinds) != 1:
-            raise SuiteError(f"[[tests]] {n + 1}: give one of random = N, files = [...], "
+            raise SuiteError(f"[[tests]] {n + 1}: give one of random = N, trees = [...], "
                              f"cs188 = \"FOLDER\" (found {', '.join(kinds) or 'none'})", path, tline)
         kw = dict(t)
         for key in ("tree_depth", "branching"):
@@ -293,14 +293,14 @@ def load_suite(path: str | Path) -> Suite:
             except DSLError as err:
                 raise SuiteError(err.message, err.source, err.line) from None
             group.cs188 = str(folder)
-        if group.files:
+        if group.trees:
             resolved = []
-            for f in group.files:
+            for f in group.trees:
                 p = base / str(f)
                 if not p.is_file():
-                    fail("files", f"no file {f!r} (relative to the suite)")
+                    fail("trees", f"no file {f!r} (relative to the suite)")
                 resolved.append(str(p))
-            group.files = resolved
+            group.trees = resolved
         if any(g.name == group.name for g in groups):
             fail("name", f"two groups are called {group.name!r}")
         groups.append(group)

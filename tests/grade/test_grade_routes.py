@@ -26,7 +26,7 @@ values = "ties"
 [[tests]]
 name = "the slides"
 points = 1
-files = ["slides.tree"]
+trees = ["slides.tree"]
 """
 
 EXEC = """\

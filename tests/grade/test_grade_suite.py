@@ -61,7 +61,7 @@ def test_the_issue_example_loads(folder):
     (('route = "python"', 'route = "ruby"'), 2, "route must be one of python, exec, program"),
     (("timeout = 5", 'timeout = "5"'), 7, "timeout must be"),
     (('cs188 = "q3"', 'cs188 = "q4"'), 20, "no folder of .test files"),
-    (("random = 300", "random = 300\nfiles = []"), 9, "give one of random"),
+    (("random = 300", "random = 300\ntrees = []"), 9, "give one of random"),
     (('algorithm = "strict-cut"', 'algorithm = "alphabeta"'), 5, "unknown algorithm"),
     (("seed = 1", "seed = 1\nvalues = \"huge\""), 14, "values must be one of default, ties, wide"),
     (("agents = 2", "agents = 2 ="), 14, "not valid TOML"),
