@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import random
+import shlex
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,10 @@ def test_check_cli_cs188(tmp_path):
                  "--algorithm", "strict-cut", "--python", bad, "--interface", "cs188",
                  "--save-dir", str(tmp_path))
     assert r.returncode == 1 and "never generated" in r.stdout and "--agents 2" in r.stdout
+    replay = r.stdout.split("replay with:\n", 1)[1].strip()  # run as printed: it fails again
+    again = pyab_cli(*shlex.split(replay)[1:])
+    assert again.returncode == 1 and "never generated" in again.stdout, again.stdout + again.stderr
+    assert "min " not in open(shlex.split(replay)[2]).read()  # two agents: sides alternate
     # the depth must be a whole number of rounds, and agents must be given
     r = pyab_cli("check", "--random", "5", "--agents", "3", "--depth", "4", "--algorithm",
                  "strict-cut", "--python", spec, "--interface", "cs188")
