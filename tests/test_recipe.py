@@ -111,7 +111,7 @@ def test_the_new_algorithm_runs_in_both_engines(copy):
     _, after, env = copy
     check = r"""
 import json, pyab
-from pyab import prolog
+from pyab.prolog import bridge as prolog
 from pyab.search import ALGORITHMS
 assert pyab.__file__.startswith(%r), pyab.__file__
 assert "lastmax" in ALGORITHMS and prolog.engine().algorithms() == list(ALGORITHMS)
