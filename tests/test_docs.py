@@ -14,7 +14,8 @@ import pytest
 
 from conftest import ROOT
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "HISTORY.md"]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         ROOT / "benchmarks" / "HISTORY.md"]
 
 # Spelt in pieces so that this file does not contain them itself.
 OUTSIDE = ("../" + "shared", "/wo" + "rk/", "CONTRACT" + ".md")
@@ -91,9 +92,10 @@ def broken(page: Path, target: str) -> str | None:
 def test_the_slug_is_githubs():
     assert slug("Cold start") == "cold-start"
     assert slug("`--json`: one shape for every command") == "--json-one-shape-for-every-command"
-    assert slug("Observation, fourth round: the recorder's `names` mode in C (issues 16 and 17)") == \
-        "observation-fourth-round-the-recorders-names-mode-in-c-issues-16-and-17"
-    assert slug("Text to Tree: every shape, beside the C floor") == "text-to-tree-every-shape-beside-the-c-floor"
+    assert slug("Observation, fourth round: the recorder's `names` mode in C (issue 17)") == \
+        "observation-fourth-round-the-recorders-names-mode-in-c-issue-17"
+    assert slug("Text to Tree: every shape, beside the C floor") == \
+        "text-to-tree-every-shape-beside-the-c-floor"
 
 
 def test_a_broken_link_or_anchor_is_found(tmp_path):
@@ -152,5 +154,6 @@ def test_no_file_points_outside_the_repository():
 
 def test_performance_page_is_short():
     lines = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8").splitlines()
-    assert len(lines) <= 200, f"docs/performance.md has {len(lines)} lines; the history goes to benchmarks/HISTORY.md"
+    assert len(lines) <= 200, \
+        f"docs/performance.md has {len(lines)} lines; the history goes to benchmarks/HISTORY.md"
     assert (ROOT / "benchmarks" / "HISTORY.md").is_file()

@@ -48,7 +48,8 @@ def page_says() -> tuple[int, list[str], list[str]]:
     files = re.findall(r"^\| \d+ \| `([^`]+)`", text, re.M)
     regen = re.search(r"^(python -m \S+.*?) > docs/algorithms\.md$", text, re.M)
     assert regen, "the page no longer gives the command that regenerates docs/algorithms.md"
-    return NUMBERS[count.group(1)], [f.replace("NAME", "lastmax") for f in files], shlex.split(regen.group(1))
+    files = [f.replace("NAME", "lastmax") for f in files]
+    return NUMBERS[count.group(1)], files, shlex.split(regen.group(1))
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +149,9 @@ print(json.dumps([pyab.solve(tree, engine=e, algorithm=a, alpha=5, beta=10).boun
     assert done.returncode == 0, done.stdout + done.stderr
     bounds = json.loads(done.stdout)
     assert bounds[2:] == ["upper", "upper"]          # aima, open: 3 <= alpha
-    rows = json.loads((ROOT / "prolog" / "algorithms.json").read_text(encoding="utf-8"))["algorithms"]
+    registry = json.loads((ROOT / "prolog" / "algorithms.json").read_text(encoding="utf-8"))
+    rows = registry["algorithms"]
     if bounds[:2] != ["exact", "exact"] and not any("bound" in row for row in rows):
-        pytest.xfail("the registry has no `bound` field yet: pyab.result.BOUNDS still holds it")
+        pytest.xfail("the registry has no `bound` field yet: "
+                     "pyab.result.BOUNDS still holds it")
     assert bounds[:2] == ["exact", "exact"]
