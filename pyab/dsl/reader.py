@@ -139,7 +139,7 @@ class _Collect:  # a lark Transformer: the base is added by _Parser
             return items[1]
         if self.form == "flat" and self.marks:
             # The side before a flat file's first declaration is the root's
-            # (CONTRACT 1), whichever node that declaration names.
+            # (README, "Sides per node"), whichever node that declaration names.
             first = min([p for _, p, _ in self.edges] + [p for _, _, p in self.values])
             name, side, pos = self.marks[0]
             if pos == first:

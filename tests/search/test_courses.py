@@ -121,8 +121,8 @@ def test_a_leaf_may_be_marked():
 
 
 def test_flat_first_mark_is_the_roots_side_as_before():
-    # CONTRACT 1: the keyword before a flat file's first declaration says who
-    # moves at the root, whichever node that declaration names.
+    # README, "Sides per node": the keyword before a flat file's first
+    # declaration says who moves at the root, whichever node it names.
     t = pyab.parse("min b -> c\na -> b\nc = 1")
     assert t.root == "a" and sides(t) == ["min", "max", "min"] and t.alternating
 
