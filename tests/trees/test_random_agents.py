@@ -74,7 +74,7 @@ def test_job_carries_depth_and_agents(tmp_path):
         "    kids = game.children(root)\n"
         "    return kids[0], 0\n")
     r = pyab_cli("check", "--random", "3", "--depth", "2", "--agents", "3", "--algorithm",
-                 "strict-cut", "--python", f"{prog}:ab", "--compare", "move", "--keep-going")
+                 "strict-cut", "--python", f"{prog}:ab", "--compare", "move", "--keep-going", "--save-dir", str(tmp_path))
     assert "AssertionError" not in r.stdout + r.stderr, r.stdout + r.stderr
     assert r.returncode in (0, 1)
 
