@@ -74,7 +74,8 @@ def test_job_carries_depth_and_agents(tmp_path):
         "    kids = game.children(root)\n"
         "    return kids[0], 0\n")
     r = pyab_cli("check", "--random", "3", "--depth", "2", "--agents", "3", "--algorithm",
-                 "strict-cut", "--python", f"{prog}:ab", "--compare", "move", "--keep-going", "--save-dir", str(tmp_path))
+                 "strict-cut", "--python", f"{prog}:ab", "--compare", "move", "--keep-going",
+                 "--save-dir", str(tmp_path))
     assert "AssertionError" not in r.stdout + r.stderr, r.stdout + r.stderr
     assert r.returncode in (0, 1)
 
@@ -92,5 +93,5 @@ def test_exec_job_carries_depth_and_agents(tmp_path):
         "    print(json.dumps({'best': kids[0], 'value': 0}), flush=True)\n")
     r = pyab_cli("check", "--random", "3", "--depth", "2", "--agents", "3", "--algorithm",
                  "strict-cut", "--exec", f"{sys.executable} {prog}", "--compare", "move",
-                 "--keep-going")
+                 "--keep-going", "--save-dir", str(tmp_path))
     assert r.returncode in (0, 1), r.stdout + r.stderr  # 3 (exit 5) if not told
