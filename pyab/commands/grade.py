@@ -76,7 +76,8 @@ def _grade_all(args, suite, subs: list[str], names: list[str]) -> list:
     bar = None
     if sys.stderr.isatty() and not args.json:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
         bar = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TextColumn("{task.description}"), transient=True,
                        console=Console(stderr=True))

@@ -301,7 +301,8 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
         if diff:
             lines.append("what yours did against the reference:")
             lines += ["  " + d.replace("\n", "\n  ") for d in diff]
-        words = ["pyab", "check", "counterexample.tree", *_replay_program(grader, program, grader.entry),
+        words = ["pyab", "check", "counterexample.tree",
+                 *_replay_program(grader, program, grader.entry),
                  "--algorithm", algorithm]
         if g.depth is not None:
             words += ["--depth", str(g.depth)]
@@ -398,7 +399,8 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
     except ValueError as err:
         result.error = str(err)
         result.groups = [GroupResult(g.name, g.points, [TestResult(
-            g.name, 0.0, g.points, "failed", f"not graded: {err}", "missing")]) for g in suite.tests]
+            g.name, 0.0, g.points, "failed", f"not graded: {err}", "missing")])
+            for g in suite.tests]
         return result
     for g in suite.tests:
         if progress:

@@ -45,8 +45,10 @@ INTERFACES = ("pyab", "aima", "cs188")
 # key: (type(s), meaning); the tables' keys, for the error messages and docs.
 GRADER_KEYS: dict[str, tuple[Any, str]] = {
     "route": (str, "python, exec or program"),
-    "entry": (str, "the function or class (python), the command with {file} (exec), unused (program)"),
-    "file": (str, "in a submission folder, the file to grade (default: the only .py/.pl/.js, or multiAgents.py)"),
+    "entry": (str, "the function or class (python), the command with {file} (exec), "
+                   "unused (program)"),
+    "file": (str, "in a submission folder, the file to grade (default: multiAgents.py for "
+                  "cs188, else the only .py/.pl file)"),
     "interface": (str, "pyab, aima or cs188 (python only)"),
     "algorithm": (str, "the reference algorithm"),
     "untrusted": (bool, "run each submission sandboxed"),
@@ -213,11 +215,13 @@ def load_suite(path: str | Path) -> Suite:
     if grader.route not in ROUTES:
         gfail("route", f"route must be one of {', '.join(ROUTES)}, not {grader.route!r}")
     if grader.interface not in INTERFACES:
-        gfail("interface", f"interface must be one of {', '.join(INTERFACES)}, not {grader.interface!r}")
+        gfail("interface", f"interface must be one of {', '.join(INTERFACES)}, "
+                           f"not {grader.interface!r}")
     if grader.interface != "pyab" and grader.route != "python":
         gfail("interface", "interface applies to route = \"python\"")
     if grader.algorithm not in ALGORITHMS:
-        gfail("algorithm", f"unknown algorithm {grader.algorithm!r} (known: {', '.join(ALGORITHMS)})")
+        gfail("algorithm", f"unknown algorithm {grader.algorithm!r} "
+                           f"(known: {', '.join(ALGORITHMS)})")
     if grader.compare is not None and grader.compare not in COMPARE:
         gfail("compare", f"compare must be one of {', '.join(COMPARE)}")
     if grader.timeout is not None and grader.timeout <= 0:
@@ -248,7 +252,8 @@ def load_suite(path: str | Path) -> Suite:
         kinds = [k for k in ("random", "trees", "cs188") if k in t]
         if len(kinds) != 1:
             raise SuiteError(f"[[tests]] {n + 1}: give one of random = N, trees = [...], "
-                             f"cs188 = \"FOLDER\" (found {', '.join(kinds) or 'none'})", path, tline)
+                             f"cs188 = \"FOLDER\" (found {', '.join(kinds) or 'none'})",
+                             path, tline)
         kw = dict(t)
         for key in ("tree_depth", "branching"):
             if key in kw:
@@ -285,7 +290,8 @@ def load_suite(path: str | Path) -> Suite:
                 fail("cs188", 'a cs188 group needs interface = "cs188" in [grader]')
             folder = (base / group.cs188)
             if not folder.is_dir() or not any(folder.glob("*.test")):
-                fail("cs188", f"no folder of .test files at {group.cs188!r} (relative to the suite)")
+                fail("cs188", f"no folder of .test files at {group.cs188!r} "
+                              "(relative to the suite)")
             from ..errors import DSLError
             from ..trees.cs188 import load_folder
             try:

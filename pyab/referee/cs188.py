@@ -109,7 +109,8 @@ class Observer(_Observer):
             self.generated.append(answer)
         elif question == "outcome":
             name = self.tree.names[self.node(question, arg)]
-            answer = "win" if name in self.labels.win else "lose" if name in self.labels.lose else None
+            answer = ("win" if name in self.labels.win else
+                      "lose" if name in self.labels.lose else None)
         else:
             return super().ask(question, arg)
         self.log.append((question, arg if isinstance(arg, str) else tuple(arg), answer))
@@ -170,9 +171,11 @@ def generated_differences(tree: Tree, ref: Result, yours: Result, ref_label: str
                 f"\n    {your_label + ':':<{width}} {' '.join(sorted(gb))}")
         extra, missing = sorted(gb - ga, key=order.get), sorted(ga - gb, key=order.get)
         if extra:
-            line += f"\n    generated too: {' '.join(extra)} (the reference does not: a cut it missed?)"
+            line += (f"\n    generated too: {' '.join(extra)} "
+                     "(the reference does not: a cut it missed?)")
         if missing:
-            line += f"\n    never generated: {' '.join(missing)} (the reference does: a cut too many?)"
+            line += (f"\n    never generated: {' '.join(missing)} "
+                     "(the reference does: a cut too many?)")
         out.append(line)
     return out
 

@@ -192,7 +192,8 @@ def test_gradescope_on_a_fake_autograder(tmp_path):
     assert summary["written"] == [str(root / "results" / "results.json")]
     res = json.loads((root / "results" / "results.json").read_text())
     assert 0 < res["score"] < 15
-    assert {t["name"]: t["status"] for t in res["tests"] if "status" in t}["q3: 0-tied-root"] == "failed"
+    status = {t["name"]: t["status"] for t in res["tests"] if "status" in t}
+    assert status["q3: 0-tied-root"] == "failed"
 
 
 def test_a_bad_suite_is_exit_2(tmp_path):
@@ -200,7 +201,8 @@ def test_a_bad_suite_is_exit_2(tmp_path):
     (tmp_path / "q3").mkdir()
     shutil.copy(CASES / "0-tied-root.test", tmp_path / "q3")
     r = pyab_cli("grade", str(tmp_path / "s.toml"), str(AGENTS / "correct.py"))
-    assert r.returncode == 2 and re.search(r"s\.toml:\d+: \[\[tests\]\] 2: .*multiple of 3", r.stderr)
+    assert r.returncode == 2
+    assert re.search(r"s\.toml:\d+: \[\[tests\]\] 2: .*multiple of 3", r.stderr), r.stderr
     assert "Traceback" not in r.stderr
 
 

@@ -58,7 +58,8 @@ def test_prolog_programs(tmp_path):
     out = tmp_path / "out"
     r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(good), str(bad), "--out", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
-    rows = {row["submission"]: row for row in json.loads((out / "gradebook.json").read_text())["rows"]}
+    book = json.loads((out / "gradebook.json").read_text())
+    rows = {row["submission"]: row for row in book["rows"]}
     assert rows["slides"]["score"] == 6
     assert rows["mutant"]["random trees"] < 5 and rows["mutant"]["first_failure"] == "disagree"
     res = json.loads((out / "mutant" / "results.json").read_text())
@@ -75,7 +76,8 @@ def test_exec_programs_in_folders(tmp_path):
             src = src.replace("MUTANT = \"--mutant\" in sys.argv[1:]", "MUTANT = True")
         (tmp_path / name / "client.py").write_text(src)
     out = tmp_path / "out"
-    r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(tmp_path / "ann"), str(tmp_path / "ben"),
+    r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(tmp_path / "ann"),
+                 str(tmp_path / "ben"),
                  "--out", str(out), "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     rows = {row["submission"]: row for row in json.loads(r.stdout)["rows"]}
