@@ -265,12 +265,12 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
             shrunk = shrink(first[1], first[2], first[3], still, budget=SHRINK_BUDGET)
         else:
             shrunk = None
+    values = g.values if isinstance(g.values, str) else f"{g.values[0]}:{g.values[1]}"
     what = (f"{len(g.trees)} tree files" if g.trees else
             f"{g.random} random trees (seed {g.seed}"
             + (f", {g.agents} agents" if g.agents else "")
             + (f", depth {g.depth} plies" if g.depth is not None else "")
-            + (f", values {g.values if isinstance(g.values, str) else '%d:%d' % tuple(g.values)}"
-               if g.values != (-9, 9) else "") + ")")
+            + (f", values {values}" if g.values != (-9, 9) else "") + ")")
     lines = [f"passed {passed} of {what}; compared with {judge.ref_label}: "
              f"{_COMPARED[judge.compare]}"]
     kind = ""

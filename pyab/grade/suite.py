@@ -45,10 +45,10 @@ INTERFACES = ("pyab", "aima", "cs188")
 # key: (type(s), meaning); the tables' keys, for the error messages and docs.
 GRADER_KEYS: dict[str, tuple[Any, str]] = {
     "route": (str, "python, exec or program"),
-    "entry": (str, "the function or class (python), the command with {file} (exec), "
-                   "unused (program)"),
-    "file": (str, "in a submission folder, the file to grade (default: multiAgents.py for "
-                  "cs188, else the only .py/.pl file)"),
+    "entry": (str, ("the function or class (python), the command with {file} (exec), "
+                    "unused (program)")),
+    "file": (str, ("in a submission folder, the file to grade (default: multiAgents.py for "
+                   "cs188, else the only .py/.pl file)")),
     "interface": (str, "pyab, aima or cs188 (python only)"),
     "algorithm": (str, "the reference algorithm"),
     "untrusted": (bool, "run each submission sandboxed"),
@@ -239,7 +239,7 @@ def load_suite(path: str | Path) -> Suite:
     for n, t in enumerate(tests):
         tline = where.table("tests", n)
 
-        def fail(key: str, message: str, tline: int = tline) -> None:
+        def fail(key: str, message: str, tline: int = tline, n: int = n) -> None:
             raise SuiteError(f"[[tests]] {n + 1}: {message}", path, where.key(tline, key))
 
         for key, value in t.items():
