@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from . import _common
 
@@ -83,7 +84,7 @@ def _grade_all(args, suite, subs: list[str], names: list[str]) -> list:
                        console=Console(stderr=True))
     results: list = [None] * len(subs)
     with bar if bar is not None else _Null() as live:
-        task = live.add_task("", total=len(subs)) if bar is not None else None
+        task: Any = live.add_task("", total=len(subs)) if bar is not None else None
 
         def done(i: int, r) -> None:
             results[i] = r

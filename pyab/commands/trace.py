@@ -64,7 +64,6 @@ def _questions(args: argparse.Namespace, tree) -> int:
         shown = (" ".join(a) if a else "[] (a leaf)") if isinstance(a, list) else \
             ("MAX" if a else "MIN") if q == "max_to_move" else \
             (a if isinstance(a, str) else "(none)") if q in ("successor", "outcome") else number(a)
-        n = ", ".join(n) if isinstance(n, tuple) else n  # cs188: successor(state, action)
         print(f"  {i:>{width}}  {q}({n}) -> {shown}")
     value = result.value
     print(f"  answer: best {result.best}, value "

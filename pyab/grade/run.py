@@ -117,6 +117,8 @@ def _route(grader: Grader, program: Path, entry: str, algorithm: str) -> Any:
     route that takes it (the sandbox lives in the routes' child)."""
     from ..referee import ExecRoute, PrologRoute, PythonRoute
     kw: dict[str, Any] = {"timeout": grader.timeout, "memory_mb": grader.memory}
+    cls: Any
+    args: tuple
     if grader.route == "python":
         cls, args = PythonRoute, (f"{program}:{entry}", grader.interface)
     elif grader.route == "exec":
@@ -212,7 +214,7 @@ def _trees(suite: Suite, g: Group):
                   leaf_chance=g.ragged, agents=g.agents, inner_values=g.depth is not None)
     windows = "full" if suite.grader.interface in ("aima", "cs188") else g.windows
     rng = random.Random(g.seed)
-    for i in range(1, g.random + 1):
+    for i in range(1, (g.random or 0) + 1):
         tree = random_tree(rng, shape)
         alpha, beta = random_window(rng, tree, windows)
         yield f"random tree {i}", tree, alpha, beta
@@ -236,7 +238,7 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     passed = total = timeouts = 0
     first: tuple | None = None  # (label, tree, alpha, beta, diff, error)
     stopped = ""
-    planned = len(g.trees) if g.trees else g.random
+    planned = len(g.trees) if g.trees else (g.random or 0)
     with route:
         for label, tree, alpha, beta in _trees(suite, g):
             total += 1
@@ -330,7 +332,7 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     from ..referee.cs188 import action_of, generated, generated_differences, register
     from ..referee.verdict import reference
     from ..trees.cs188 import load_folder
-    tests = load_folder(g.cs188)
+    tests = load_folder(str(g.cs188))
     graph = [t for t in tests if not t.skipped]
     share = g.points / len(graph) if graph else 0.0
     results: list[TestResult] = []
@@ -341,14 +343,16 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
                 results.append(TestResult(f"{g.name}: {t.name}", 0.0, 0.0, "skipped",
                                           f"skipped: {t.skipped}", ""))
                 continue
-            register(t.tree, t.labels)
+            tree = t.tree
+            assert tree is not None  # not skipped
+            register(tree, t.labels)
             if t.alg not in routes:
                 routes[t.alg] = _route(suite.grader, program, t.alg, t.algorithm)
             route = routes[t.alg]
-            ref = reference(t.tree, t.algorithm, -math.inf, math.inf, t.plies, "generated")
+            ref = reference(tree, t.algorithm, -math.inf, math.inf, t.plies, "generated")
             lines, kind = [], ""
             try:
-                yours = route.search(t.tree, depth=t.plies, agents=t.agents, allow_no_best=True)
+                yours = route.search(tree, depth=t.plies, agents=t.agents, allow_no_best=True)
                 if t.action is not None and t.generated is not None:
                     got_action, got = yours.extra.get("action"), " ".join(sorted(generated(yours)))
                     gold = " ".join(t.generated)
@@ -359,13 +363,13 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
                         lines.append(f"incorrect generated states for depth {t.rounds}:\n"
                                      f"  yours:        {got}\n  the solution: {gold}")
                 else:
-                    lines = generated_differences(t.tree, ref, yours, f"reference ({t.algorithm})",
+                    lines = generated_differences(tree, ref, yours, f"reference ({t.algorithm})",
                                                   "yours")
                 kind = "disagree" if lines else ""
             except ProgramError as err:
                 lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
             if lines:
-                drawn = _draw(t.tree, t.algorithm, -math.inf, math.inf, t.plies)
+                drawn = _draw(tree, t.algorithm, -math.inf, math.inf, t.plies)
                 replay = shlex.join(["pyab", "check", Path(t.path).name,
                                      *_replay_program(suite.grader, program, t.alg),
                                      "--algorithm", t.algorithm, "--depth", str(t.plies),
@@ -373,8 +377,8 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
                 from ..dsl import dump
                 how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
                 head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
-                        f"the reference's action: {action_of(t.tree, ref.best)}:")
-                picture = drawn or dump(t.tree).strip()
+                        f"the reference's action: {action_of(tree, ref.best)}:")
+                picture = drawn or dump(tree).strip()
                 lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
             output = _clean("\n".join(lines) if lines else "passed", program, route.label)
             results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,

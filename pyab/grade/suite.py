@@ -235,7 +235,7 @@ def load_suite(path: str | Path) -> Suite:
     tests = data.get("tests")
     if not isinstance(tests, list) or not tests:
         raise SuiteError("no [[tests]] groups", path)
-    groups = []
+    groups: list[Group] = []
     for n, t in enumerate(tests):
         tline = where.table("tests", n)
 

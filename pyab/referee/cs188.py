@@ -57,9 +57,10 @@ def labels_of(tree: Tree) -> Labels:
     names; a leaf wins with a value of 0 or more and loses below."""
     if tree in _LABELS:
         return _LABELS[tree]
-    leaves = [i for i, ks in enumerate(tree.kids) if not ks]
-    return Labels({}, frozenset(tree.names[i] for i in leaves if tree.values[i] >= 0),
-                  frozenset(tree.names[i] for i in leaves if tree.values[i] < 0))
+    leaves = {tree.names[i]: v for i, v in enumerate(tree.values)
+              if not tree.kids[i] and v is not None}  # every leaf has a value
+    return Labels({}, frozenset(n for n, v in leaves.items() if v >= 0),
+                  frozenset(n for n, v in leaves.items() if v < 0))
 
 
 def check_settings(agents: int | None, depth: int | None, interface: str = "cs188") -> None:
@@ -113,7 +114,9 @@ class Observer(_Observer):
                       "lose" if name in self.labels.lose else None)
         else:
             return super().ask(question, arg)
-        self.log.append((question, arg if isinstance(arg, str) else tuple(arg), answer))
+        # the log holds text: a successor question as "state, action"
+        self.log.append((question, arg if isinstance(arg, str) else ", ".join(map(str, arg)),
+                         answer))
         return answer
 
     def result(self, best: Any, value: Any, *, value_required: bool = False,
@@ -144,17 +147,17 @@ def generated(result: Result) -> frozenset[str]:
     return frozenset(result.visited) | frozenset(result.leaves)
 
 
-def action_of(tree: Tree, node: str | None) -> str | None:
+def action_of(tree: Tree | None, node: str | None) -> str | None:
     """The action label that leads from the root to ``node``."""
-    if node is None:
-        return None
+    if node is None or tree is None:
+        return node
     labels = labels_of(tree).actions.get(tree.root)
     if not labels:
         return node
     return labels[tree.children(tree.root).index(node)]
 
 
-def generated_differences(tree: Tree, ref: Result, yours: Result, ref_label: str,
+def generated_differences(tree: Tree | None, ref: Result, yours: Result, ref_label: str,
                           your_label: str) -> list[str]:
     """The course grader's rule: the same root action and the same set of
     generated states.  Readable lines, one per difference."""
@@ -166,10 +169,11 @@ def generated_differences(tree: Tree, ref: Result, yours: Result, ref_label: str
                    f"\n    {your_label + ':':<{width}} {b or '(none)'}")
     ga, gb = generated(ref), generated(yours)
     if ga != gb:
-        order = {n: i for i, n in enumerate(tree.names)}
+        order = {n: i for i, n in enumerate(tree.names if tree else sorted(ga | gb))}
         line = (f"generated states:\n    {ref_label + ':':<{width}} {' '.join(sorted(ga))}"
                 f"\n    {your_label + ':':<{width}} {' '.join(sorted(gb))}")
-        extra, missing = sorted(gb - ga, key=order.get), sorted(ga - gb, key=order.get)
+        extra = sorted(gb - ga, key=lambda n: order[n])
+        missing = sorted(ga - gb, key=lambda n: order[n])
         if extra:
             line += (f"\n    generated too: {' '.join(extra)} "
                      "(the reference does not: a cut it missed?)")

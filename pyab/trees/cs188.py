@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import DSLError
 from ..tree import Tree, TreeError, build
@@ -54,7 +55,7 @@ class CS188Test:
     action: str | None = None          # the .solution's, when there is one
     generated: tuple[str, ...] | None = None
     skipped: str = ""
-    labels: object = field(default=None, repr=False)
+    labels: Any = field(default=None, repr=False)  # pyab.referee.cs188.Labels
 
     @property
     def plies(self) -> int:

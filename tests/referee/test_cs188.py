@@ -179,7 +179,7 @@ def test_check_cli_cs188(tmp_path):
                  "--save-dir", str(tmp_path))
     assert r.returncode == 1 and "never generated" in r.stdout and "--agents 2" in r.stdout
     replay = r.stdout.split("replay with:\n", 1)[1].strip()  # run as printed: it fails again
-    again = pyab_cli(*shlex.split(replay)[1:])
+    again = pyab_cli(*shlex.split(replay)[1:], "--save-dir", str(tmp_path))
     assert again.returncode == 1 and "never generated" in again.stdout, again.stdout + again.stderr
     assert "min " not in open(shlex.split(replay)[2]).read()  # two agents: sides alternate
     # the depth must be a whole number of rounds, and agents must be given

@@ -1,7 +1,7 @@
 # A CS188-style multiAgents.py written for pyab's tests: depth counts every
 # agent's move (plies), not rounds, so it searches too shallow.
 import util
-from game import Agent, Directions
+from game import Agent
 
 
 def scoreEvaluationFunction(currentGameState):

@@ -1,7 +1,7 @@
 # A CS188-style multiAgents.py written for pyab's tests: after a ghost,
 # Pacman moves again: right with one ghost, wrong with two.
 import util
-from game import Agent, Directions
+from game import Agent
 
 
 def scoreEvaluationFunction(currentGameState):

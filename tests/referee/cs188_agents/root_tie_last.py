@@ -1,7 +1,7 @@
 # A CS188-style multiAgents.py written for pyab's tests: on a tie at the
 # root it keeps the last best action (>=), not the first.
 import util
-from game import Agent, Directions
+from game import Agent
 
 
 def scoreEvaluationFunction(currentGameState):

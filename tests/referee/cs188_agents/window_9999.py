@@ -1,7 +1,7 @@
 # A CS188-style multiAgents.py written for pyab's tests: -9999 and 9999 stand
 # for the infinities, right until a value reaches them.
 import util
-from game import Agent, Directions
+from game import Agent
 
 
 def scoreEvaluationFunction(currentGameState):

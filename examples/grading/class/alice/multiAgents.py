@@ -2,7 +2,7 @@
 # MinimaxAgent and AlphaBetaAgent (strict cuts, the first best action kept,
 # every ghost in turn, depth counted in rounds of all agents).
 import util
-from game import Agent, Directions
+from game import Agent
 
 
 def scoreEvaluationFunction(currentGameState):

@@ -1,7 +1,7 @@
 # A CS188-style multiAgents.py written for pyab's tests: AlphaBetaAgent
 # prunes on equality (v >= beta, v <= alpha), which the course's grader fails.
 import util
-from game import Agent, Directions
+from game import Agent
 
 
 def scoreEvaluationFunction(currentGameState):
