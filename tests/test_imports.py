@@ -96,7 +96,7 @@ LAYERS = [
                   "pyab.trees.randomtrees"]),
     ("prolog", ["pyab.prolog"]),
     ("engines", ["pyab.engines"]),
-    ("uses", ["pyab.render", "pyab.referee", "pyab.trees", "pyab.testing"]),
+    ("uses", ["pyab.render", "pyab.referee", "pyab.trees", "pyab.testing", "pyab.grade"]),
     ("face", ["pyab"]),
     ("command line", ["pyab.commands", "pyab.cli", "pyab.__main__"]),
 ]
