@@ -19,8 +19,10 @@ def test_the_cluster_grades_like_one_process(tmp_path):
     shutil.copytree(example, tmp_path / "g")
     subs = [str(tmp_path / "g" / "class" / s) for s in ("alice", "bob")]
     suite = str(tmp_path / "g" / "suite.toml")
+    # everything on 127.0.0.1, the dashboards on a free port there
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, worker_dashboard_address=None)
+                                       host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                       worker_dashboard_address="127.0.0.1:0")
     try:
         many = pyab_cli("grade", suite, *subs, "--out", str(tmp_path / "many"), "--json",
                         "--scheduler", cluster.scheduler_address)
