@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="""\
 Grade each SUBMISSION (a file, or a folder holding it) with the test groups
 of SUITE.toml: every group's trees are searched by the submission (in a
-child process, sandboxed when the suite says untrusted = true) and by
-pyab's reference, and compared.  A group earns its points times the share
+child process of its own; untrusted = true is passed to the route's
+sandbox) and by pyab's reference, and compared.  A group earns its points times the share
 of its trees passed (or all or nothing).  Writes DIR/gradebook.csv,
 DIR/gradebook.json and DIR/NAME/results.json (Gradescope's format), with
 feedback a student can use: the first failure shrunk to a small tree, what
