@@ -220,3 +220,37 @@ def test_json_is_one_object_matching_the_schema(tmp_path):
     assert not errors, errors[0].message
     rows = {row["submission"]: row for row in obj["rows"]}
     assert rows["correct"]["score"] == 9 and rows["depth_plies"]["score"] < 9
+
+
+# The fields of Gradescope's results.json as its specification lists them
+# (https://gradescope-autograders.readthedocs.io/en/latest/specs/), with
+# their types; no field outside the list.
+GRADESCOPE = {
+    "type": "object",
+    "required": ["score", "tests"],
+    "additionalProperties": False,
+    "properties": {
+        "score": {"type": "number"}, "execution_time": {"type": "integer"},
+        "output": {"type": "string"}, "visibility": {"type": "string"},
+        "stdout_visibility": {"type": "string"}, "extra_data": {"type": "object"},
+        "tests": {"type": "array", "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["score", "max_score", "name"],
+            "properties": {
+                "score": {"type": "number"}, "max_score": {"type": "number"},
+                "status": {"enum": ["passed", "failed"]}, "name": {"type": "string"},
+                "number": {"type": "string"}, "output": {"type": "string"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "visibility": {"enum": ["hidden", "after_due_date", "after_published", "visible"]},
+                "extra_data": {"type": "object"}}}},
+    },
+}
+
+
+def test_results_json_has_only_gradescope_fields(graded):
+    jsonschema = pytest.importorskip("jsonschema")
+    base, r, out = graded
+    for name in ("alice", "bob", "carol", "dave"):
+        errors = list(jsonschema.Draft202012Validator(GRADESCOPE).iter_errors(results(out, name)))
+        assert not errors, (name, errors[0].message)
