@@ -171,7 +171,8 @@ def _draw(tree: Tree, algorithm: str, alpha: Number, beta: Number, depth: int | 
 
 def _clean(text: str, program: Path, label: str) -> str:
     """No grader path in what the student reads."""
-    text = text.replace(label, "yours")
+    if label:
+        text = text.replace(label, "yours")
     for p in {str(program), str(program.resolve())}:
         text = text.replace(p, program.name)
     for d in {str(program.parent), str(program.resolve().parent)}:
@@ -406,13 +407,17 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             g.name, 0.0, g.points, "failed", f"not graded: {err}", "missing")])
             for g in suite.tests]
         return result
+    from ..errors import Error
     for g in suite.tests:
         if progress:
             progress(g.name)
-        if g.cs188:
-            result.groups.append(_cs188_group(suite, g, program))
-        else:
-            result.groups.append(_random_group(suite, g, program))
+        try:
+            group = (_cs188_group if g.cs188 else _random_group)(suite, g, program)
+        except (Error, OSError, ValueError) as err:  # one group's trouble: the others go on
+            why = _clean(f"could not be graded: {err}", program, "")
+            group = GroupResult(g.name, g.points, [TestResult(g.name, 0.0, g.points, "failed",
+                                                              why, "error")])
+        result.groups.append(group)
     result.seconds = time.perf_counter() - start
     return result
 

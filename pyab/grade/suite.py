@@ -277,6 +277,11 @@ def load_suite(path: str | Path) -> Suite:
             fail("algorithm", f"unknown algorithm {group.algorithm!r}")
         if group.compare is not None and group.compare not in COMPARE:
             fail("compare", f"compare must be one of {', '.join(COMPARE)}")
+        algorithm = ALGORITHMS[group.algorithm or grader.algorithm]
+        if group.agents not in (None, 2) and not algorithm.any_sides:
+            fail("agents", f"{group.agents} agents make a side move twice in a row, and "
+                           f"{algorithm.name} infers sides by alternation; use algorithm = "
+                           "\"strict-cut\" (or \"minimax\" with MinimaxAgent)")
         if grader.interface == "cs188" and group.kind != "cs188":
             from ..referee.cs188 import check_settings
             try:

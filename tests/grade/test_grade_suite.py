@@ -81,3 +81,11 @@ def test_missing_tables(folder):
         load_suite(write(folder, "[grader]\nentry = 'f'\n"))
     with pytest.raises(SuiteError, match="cannot read"):
         load_suite(str(folder / "nope.toml"))
+
+
+def test_two_ghosts_need_an_algorithm_that_asks_each_node(folder):
+    text = GOOD.replace('interface = "cs188"', 'interface = "pyab"').replace(
+        'algorithm = "strict-cut"', 'algorithm = "aima"').replace("agents = 2", "agents = 3")
+    text = text.split("[[tests]]\nname = \"CS188 q3\"")[0]
+    with pytest.raises(SuiteError, match=r":14: \[\[tests\]\] 1: 3 agents .* aima infers sides"):
+        load_suite(write(folder, text))
