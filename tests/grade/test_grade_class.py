@@ -254,3 +254,29 @@ def test_results_json_has_only_gradescope_fields(graded):
     for name in ("alice", "bob", "carol", "dave"):
         errors = list(jsonschema.Draft202012Validator(GRADESCOPE).iter_errors(results(out, name)))
         assert not errors, (name, errors[0].message)
+
+
+def test_a_progress_bar_on_a_terminal(tmp_path):
+    """On a terminal (here a pseudo-terminal) stderr shows a progress bar
+    over the class; piped, it shows none (the other tests)."""
+    import pty
+    (tmp_path / "s.toml").write_text(SUITE.split("[[tests]]\nname = \"two ghosts\"")[0])
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="100")
+    p = subprocess.Popen([sys.executable, "-m", "pyab", "grade", str(tmp_path / "s.toml"),
+                          str(AGENTS / "correct.py"), "--out", str(tmp_path / "out")],
+                         stdout=subprocess.PIPE, stderr=slave, env=env, cwd=tmp_path)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = p.communicate(timeout=300)
+    os.close(master)
+    assert p.returncode == 0 and b"correct" in out
+    assert b"grading" in seen and b"0/1" in seen, seen[-500:]
