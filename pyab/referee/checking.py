@@ -22,7 +22,7 @@ from ..errors import Error, ProgramError
 from ..tree import Number, Tree
 from . import Flags, Route
 from .shrink import Shrunk, shrink
-from .verdict import Settings, Verdict, judge, reference_label
+from .verdict import KINDS, Settings, Verdict, judge, reference_label
 
 __all__ = ["VALUES", "Case", "CheckOptions", "Report", "bound", "command", "error_json",
            "random_cases", "report_json", "report_text", "run", "save_text"]
@@ -365,8 +365,10 @@ def report_text(report: Report) -> list[str]:
                        f"(compared: {_compared(report)}; {speed:.0f} trees/s)")
         return out
     where = f"random tree {case.number} (seed {o.seed})" if case.number else case.source
-    out.append(f"DISAGREE ({first.kind}) on {where}, window {bound(first.alpha)} .. {bound(first.beta)}: "
+    out.append(f"DISAGREE on {where}, window {bound(first.alpha)} .. {bound(first.beta)}: "
                f"{report.reference} vs {route.label}")
+    if first.kind != "differs":
+        out.append(f"  a wrong search ({first.kind}): {KINDS[first.kind]}")
     out.append("  " + dump(first.tree).strip())
     out += ["  " + line.replace("\n", "\n  ") for line in first.lines]
     shrunk = report.shrunk
