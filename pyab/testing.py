@@ -31,31 +31,14 @@ from hypothesis import strategies as st
 from .dsl import dump
 from .errors import ProgramError
 from .referee import FunctionRoute
-from .referee.checking import bound
 from .referee.verdict import Settings, judge, parse_compare, reference_label
-from .result import Result
-from .tree import Number, Tree, build
+from .result import Result, window_text
+from .tree import Number, Tree, from_nested
 
 __all__ = ["assert_same_search", "search_with", "trees", "values", "windows"]
 
 # Small ranges make ties (where alpha-beta variants part); halves exercise decimals.
 values = st.one_of(st.integers(-3, 3), st.integers(-50, 50), st.integers(-6, 6).map(lambda x: x / 2))
-
-
-def _tree(shape: list, side: str) -> Tree:
-    """A nested list (inner node) of numbers (leaves) -> a Tree named by
-    Dewey path: r, r_1, r_1_2, ..."""
-    edges, vals = [], []
-    stack: list[tuple[str, Any]] = [("r", shape)]
-    while stack:
-        name, s = stack.pop()
-        if isinstance(s, list):
-            kids = [f"{name}_{i}" for i in range(1, len(s) + 1)]
-            edges.append((name, (0, 0), [(k, (0, 0)) for k in kids]))
-            stack.extend(reversed(list(zip(kids, s))))
-        else:
-            vals.append((name, s, (0, 0)))
-    return build(edges, vals, side)
 
 
 def trees(max_leaves: int = 30, leaf_values: st.SearchStrategy = values) -> st.SearchStrategy:
@@ -64,7 +47,7 @@ def trees(max_leaves: int = 30, leaf_values: st.SearchStrategy = values) -> st.S
     drawn from ``leaf_values`` (e.g. ``st.integers(0, 3)`` for many ties)."""
     shapes = st.recursive(leaf_values, lambda kids: st.lists(kids, min_size=1, max_size=4),
                           max_leaves=max_leaves)
-    return st.builds(_tree, st.lists(shapes, min_size=1, max_size=4), st.sampled_from(["max", "min"]))
+    return st.builds(from_nested, st.lists(shapes, min_size=1, max_size=4), st.sampled_from(["max", "min"]))
 
 
 @st.composite
@@ -136,7 +119,7 @@ def assert_same_search(func: Callable, interface: str = "pyab", algorithm: str =
         if verdict.status == "disagree":
             raise AssertionError(
                 f"{route.label} and {ref_label} disagree ({verdict.kind}) on\n  {dump(tree).strip()}\n"
-                f"  window {bound(alpha)} .. {bound(beta)}\n  "
+                f"  window {window_text(alpha, beta)}\n  "
                 + "\n  ".join(d.replace("\n", "\n  ") for d in verdict.lines))
 
     same()

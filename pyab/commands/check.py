@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..result import window_text
 from ..text import printable
 from . import _common
 
@@ -36,7 +37,7 @@ def _compare(text: str) -> tuple[str, ...]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from ..randomtrees import WINDOWS
+    from ..trees.randomtrees import WINDOWS
     from ..referee.checking import VALUES
     from ..referee.shrink import LEVELS
     from ..referee.verdict import COMPARE
@@ -197,10 +198,10 @@ def _referee(args: argparse.Namespace, options) -> int:
 
 
 def _one(tree, args, alpha, beta):
-    """Both engines on one tree (:func:`pyab.check.both`); (prolog result,
+    """Both engines on one tree (:func:`pyab.engines.both`); (prolog result,
     diff lines).  With ``--algorithm all`` every registered algorithm runs;
     the result is the first algorithm's, or the first disagreeing one's."""
-    from ..check import both
+    from ..engines import both
     from ..search import ALGORITHMS
     names = ([n for n, a in ALGORITHMS.items() if (args.depth is None or a.depth_limit)
               and (a.any_sides or tree.alternating)]
@@ -239,7 +240,7 @@ def _files(args: argparse.Namespace) -> int:
         if not args.json:
             if diff:
                 print(f"DISAGREE {printable(path)} ({args.algorithm}, window "
-                      f"{_common.window_text(args.alpha, args.beta)})")
+                      f"{window_text(args.alpha, args.beta)})")
                 for line in diff:
                     print("  " + line.replace("\n", "\n  "))
             else:
@@ -255,7 +256,8 @@ def _files(args: argparse.Namespace) -> int:
 
 def _random(args: argparse.Namespace, options) -> int:
     from ..dsl import dump
-    from ..referee.checking import bound, command, random_cases, save_text
+    from ..referee.checking import command, random_cases, save_text
+    from ..result import bound_text as bound
     start = time.perf_counter()
     last = start
     jobs = getattr(args, "jobs", 1)
@@ -275,7 +277,7 @@ def _random(args: argparse.Namespace, options) -> int:
         if parallel and not diff:
             raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
         if diff:
-            window = _common.window_text(alpha, beta)
+            window = window_text(alpha, beta)
             out = save_text(Path(args.save_dir), f"pyab-mismatch-seed{args.seed}-{i}.tree",
                             f"# pyab check --random: tree {i} of seed {args.seed}, "
                             f"algorithm {args.algorithm}, window {window}\n" + dump(tree))
@@ -327,7 +329,7 @@ def _parallel(args: argparse.Namespace, options) -> list[int]:
     jobs = args.jobs
     settings = {k: v for k, v in vars(args).items() if k != "run"}
     if getattr(args, "scheduler", None):  # one share per worker thread of the cluster
-        from ..distributed import run_tasks
+        from ..referee.distributed import run_tasks
         found = run_tasks(args.scheduler, _check_share,
                           lambda n: [(settings, options, share, n) for share in range(n)])
         return _merge(found, args)

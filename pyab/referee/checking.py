@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import Error, ProgramError
+from ..result import bound_text as bound
 from ..tree import Number, Tree
 from . import Flags, Route
 from .shrink import Shrunk, shrink
 from .verdict import KINDS, Settings, Verdict, judge, reference_label
 
-__all__ = ["VALUES", "Case", "CheckOptions", "Report", "bound", "command", "error_json",
+__all__ = ["VALUES", "Case", "CheckOptions", "Report", "command", "error_json",
            "random_cases", "report_json", "report_text", "run", "save_text"]
 
 # Leaf values for random trees, by name (--values NAME; LO:HI is a range).
@@ -37,14 +38,6 @@ VALUES: dict[str, tuple[int, int] | Sequence[int]] = {
     "ties": (0, 2),
     "wide": sorted([*range(-5, 6), *_SENTINELS, *(-s for s in _SENTINELS)]),
 }
-
-
-def bound(x: Number) -> str:
-    """A window bound as text: a number, or inf / -inf."""
-    from ..facts import number
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return number(x)
 
 
 def command(words: Sequence[str], flags: Flags) -> str:
@@ -145,7 +138,7 @@ class Case:
 def random_cases(options: CheckOptions, window_for: str | None = None) -> Iterator[Case]:
     """The run's random trees and windows, from its seed: the same sequence
     for every process that asks (``--jobs`` rebuilds it in each worker)."""
-    from ..randomtrees import Shape, random_tree, random_window
+    from ..trees.randomtrees import Shape, random_tree, random_window
     values = VALUES[options.values] if isinstance(options.values, str) else options.values
     pool = None if isinstance(values, tuple) else list(values)
     if pool is not None:  # a leaf draws a place in the pool

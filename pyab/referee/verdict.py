@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..errors import ProgramError
-from ..facts import number
-from ..result import Result, json_number
+from ..result import Result, bound_text, json_number
 from ..tree import Number, Tree
 from .protocol import SearchBug
 
@@ -121,7 +120,7 @@ def show(v: Any) -> str:
     if v is None:
         return "(none)"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return "-inf" if v == -math.inf else "inf" if v == math.inf else number(v)
+        return bound_text(v)
     if isinstance(v, tuple):
         return " ".join(v) if v else "(none)"
     return str(v)
@@ -163,7 +162,7 @@ def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Setting
     checks = _checks(settings.compare)
     ref = None
     if any(how == "exact" for _, how in checks):
-        from ..arguments import check_search
+        from ..engines import check_search
         from ..search import solve_python
         check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)
         ref = solve_python(tree, settings.algorithm, alpha, beta, settings.depth)
@@ -205,7 +204,7 @@ def _compare(tree: Tree, alpha: Number, beta: Number, settings: Settings,
             if f == "value":
                 if b is None:  # the aima interface returns an action only
                     continue
-                same = number(a) == number(b)
+                same = bound_text(a) == bound_text(b)
             else:
                 same = a == b
             shown = show(a)
