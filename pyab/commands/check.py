@@ -269,6 +269,7 @@ def _random(args: argparse.Namespace, options) -> int:
     first_bad = min(_parallel(args, options), default=None) if parallel else None
     for case in random_cases(options):
         i, tree, alpha, beta = case.number, case.tree, case.alpha, case.beta
+        assert tree is not None  # random trees are always made
         if parallel and first_bad is None:
             break
         if parallel and i != first_bad:
@@ -445,6 +446,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
         for case in random_cases(options, "full" if args.interface == "aima" else None):
             if (case.number - 1) % jobs != share:
                 continue
+            assert case.tree is not None
             if route is not None:
                 wrong = judge(route, case.tree, case.alpha, case.beta, options.settings).status != "agree"
             else:

@@ -139,17 +139,16 @@ def random_cases(options: CheckOptions, window_for: str | None = None) -> Iterat
     """The run's random trees and windows, from its seed: the same sequence
     for every process that asks (``--jobs`` rebuilds it in each worker)."""
     from ..trees.randomtrees import Shape, random_tree, random_window
-    values = VALUES[options.values] if isinstance(options.values, str) else options.values
-    pool = None if isinstance(values, tuple) else list(values)
-    if pool is not None:  # a leaf draws a place in the pool
-        values = (0, len(pool) - 1)
-    shape = Shape(depth=options.tree_depth, branching=options.branching, values=values,
+    chosen = VALUES[options.values] if isinstance(options.values, str) else options.values
+    pool = None if isinstance(chosen, tuple) else list(chosen)
+    values = (0, len(pool) - 1) if pool is not None else tuple(chosen)  # a leaf draws a place in the pool
+    shape = Shape(depth=options.tree_depth, branching=options.branching, values=values,  # type: ignore[arg-type]
                   decimals=options.decimals, leaf_chance=options.ragged)
     rng = random.Random(options.seed)
     for i in range(1, (options.random or 0) + 1):
         tree = random_tree(rng, shape)
         if pool is not None:
-            tree = tree._replace(values=tuple(None if v is None else pool[v] for v in tree.values))
+            tree = tree._replace(values=tuple(None if v is None else pool[int(v)] for v in tree.values))
         alpha, beta = random_window(rng, tree, window_for or options.windows)
         yield Case(i, "", tree, alpha, beta)
 
@@ -423,7 +422,7 @@ def report_json(report: Report) -> dict[str, Any]:
         from ..dsl import dump
         v = report.shrunk.verdict
         out["first"] = {
-            "tree_number": case.number or None, "file": case.source or (report.saved or [None])[0],
+            "tree_number": case.number or None, "file": case.source or (report.saved[0] if report.saved else None),
             "tree": dump(first.tree).strip(), **first.to_json(),
             "shrunk": {"file": report.saved[-1] if report.saved else None,
                        "tree": report.shrunk.text.strip(), "reproduced": report.shrunk.reproduced,

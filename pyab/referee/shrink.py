@@ -65,7 +65,7 @@ def _tree(shape: Shape) -> Tree:
 
 
 def _leaf_values(shape: Shape) -> list[Number]:
-    name, value, _, kids = shape
+    _, value, _, kids = shape
     if not kids:
         return [value]
     own = [value] if value is not None else []

@@ -21,7 +21,6 @@ one side moves twice in a row are judged right.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -189,6 +188,11 @@ def _compare(tree: Tree, alpha: Number, beta: Number, settings: Settings,
             mm = minimax_values(tree, settings.depth)
         return mm
 
+    def root_value() -> Number:
+        v = minimax()[0]
+        assert v is not None  # the root is never below a depth limit
+        return v
+
     def optimal() -> list[str]:
         v = minimax()
         return [tree.names[k] for k in tree.kids[0] if v[k] == v[0]]
@@ -211,14 +215,14 @@ def _compare(tree: Tree, alpha: Number, beta: Number, settings: Settings,
         elif how == "minimax":
             if b is None:
                 continue
-            a = minimax()[0]
+            a = root_value()
             same = value_correct(b, a, alpha, beta)
             shown = show(a)
             if not alpha < a < beta:
                 note = (f"\n    (the minimax value is outside the window {show(alpha)} .. {show(beta)}: "
                         "any bound on the same side is correct)")
         else:  # an optimal move: asked only when the root's value is inside the window
-            v0 = minimax()[0]
+            v0 = root_value()
             moves = optimal()
             same = not tree.kids[0] or not alpha < v0 < beta or b in moves
             shown = f"any of {', '.join(moves)} (value {show(v0)})"
