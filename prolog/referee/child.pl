@@ -63,6 +63,7 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(readutil)).
+:- use_module('../bridge/entry').      % the entry goal, read as the bridge reads it
 
 :- dynamic protocol_/2.                  % In, Out: the parent's streams
 
@@ -352,13 +353,7 @@ serve_(Opts) :-
     ).
 
 job_(Job, Opts) :-
-    term_string(Goal, Job.entry, [variable_names(Bindings)]),
-    bind_(Bindings, 'Root', Root),
-    bind_(Bindings, 'Alpha', Alpha),
-    bind_(Bindings, 'Beta', Beta),
-    bind_(Bindings, 'Depth', Depth),
-    bind_(Bindings, 'Best', Best),
-    bind_(Bindings, 'Val', Val),
+    entry_goal(Job.entry, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
     (   memberchk('--untrusted', Opts)
     ->  vet_(Goal)
     ;   true
@@ -373,9 +368,6 @@ job_(Job, Opts) :-
     ;   format(user_error, "pyab: the entry goal ~w failed (no answer)~n", [Job.entry]),
         halt(7)
     ).
-
-bind_(Bindings, Name, Var) :-
-    (   memberchk(Name=V, Bindings) -> Var = V ; true ).
 
 %   Vetted once: the first job's goal (all jobs share the template).
 
