@@ -32,7 +32,7 @@ from .protocol import Observer, converse, job
 
 __all__ = ["ExecRoute", "FunctionRoute", "PrologRoute", "PythonRoute", "Route", "open_route"]
 
-Flags = list[tuple[str, Any]]  # (option, value or None for a switch), in order
+Flags = list[tuple[str, Any]]  # (option, value; True for a switch, None: left out), in order
 
 
 class Route:
@@ -175,7 +175,7 @@ class PrologRoute(Route):
         from .program import PrologProgram
         self.path, self.algorithm = path, algorithm
         self.label = f"yours ({path})"
-        self.flags = [("--program", path)] + ([("--untrusted", None)] if untrusted else [])
+        self.flags = [("--program", path)] + ([("--untrusted", True)] if untrusted else [])
         self._program = PrologProgram(path, untrusted=untrusted, timeout=timeout,
                                       memory_mb=memory_mb)
 

@@ -41,8 +41,8 @@ VALUES: dict[str, tuple[int, int] | Sequence[int]] = {
 
 
 def command(words: Sequence[str], flags: Flags) -> str:
-    """The shell command ``words`` followed by ``flags`` (option, value or
-    None for a switch), leaving out options whose value is None/False.
+    """The shell command ``words`` followed by ``flags`` (option, value;
+    True for a switch), leaving out options whose value is None or False.
     The one replay builder: an option that shapes a run is one more pair."""
     out = list(words)
     for flag, value in flags:

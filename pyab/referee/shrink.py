@@ -21,6 +21,7 @@ verdict; when it differs the original tree is returned instead).
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -121,10 +122,11 @@ def _candidates(shape: Shape, level: str, keep_depth: bool) -> list[Shape]:
 
 
 def shrink(first: Verdict, judge: Callable[[Tree, Number, Number], Verdict], level: str = "all",
-           budget: int = 3000) -> Shrunk:
+           budget: int = 3000, seconds: float = 120.0) -> Shrunk:
     """The smallest tree and window found on which ``judge`` gives the same
-    disagreement as ``first`` (at most ``budget`` tries), re-checked from its
-    text.  ``judge`` may raise ValueError (a reference that refuses a
+    disagreement as ``first`` (at most ``budget`` tries and about ``seconds``:
+    a program that times out on some variants costs its timeout on each),
+    re-checked from its text.  ``judge`` may raise ValueError (a reference that refuses a
     variant): that variant is dropped."""
     from ..dsl import dump, parse
     if level not in LEVELS:
@@ -138,11 +140,12 @@ def shrink(first: Verdict, judge: Callable[[Tree, Number, Number], Verdict], lev
         return v if v.same(first) else None
 
     best, tries = first, 0
+    stop = time.monotonic() + seconds
     keep_depth = _uniform(first.tree)
     if level != "none":
         shape = _shape(first.tree)
         changed = True
-        while changed and tries < budget:
+        while changed and tries < budget and time.monotonic() < stop:
             changed = False
             alpha, beta = best.alpha, best.beta
             for a, b in ((-math.inf, math.inf), (-math.inf, beta), (alpha, math.inf)):
@@ -153,7 +156,7 @@ def shrink(first: Verdict, judge: Callable[[Tree, Number, Number], Verdict], lev
                         best, changed = v, True
                         break
             for cand in _candidates(shape, level, keep_depth):
-                if tries >= budget:
+                if tries >= budget or time.monotonic() > stop:
                     break
                 try:
                     t = _tree(cand)

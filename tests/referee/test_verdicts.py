@@ -290,3 +290,43 @@ def capped(game, root, alpha, beta):
     done = pyab_cli("check", "--random", "200", "--python", spec, "--compare", "value",
                     "--values", "wide", "--save-dir", str(tmp_path))
     assert done.returncode == 1, done.stdout
+
+
+# -- the shrinker's levels and the replay builder ----------------------------------------
+
+def _mutant_first():
+    exec(SLIDES_PY.replace("val > beta", "val >= beta"), ns := {})
+    route = FunctionRoute(ns["alphabeta"])
+    settings = Settings()
+    first = next(v for c in random_cases(CheckOptions(random=300))
+                 if (v := judge(route, c.tree, c.alpha, c.beta, settings)).status != "agree")
+    return first, (lambda t, a, b: judge(route, t, a, b, settings))
+
+
+def test_shrink_values_keeps_the_shape_and_none_keeps_the_tree():
+    first, again = _mutant_first()
+    kept = shrink(first, again, "values").verdict
+    assert kept.tree.kids == first.tree.kids and kept.tree.names == first.tree.names
+    assert kept.tree.values != first.tree.values and kept.same(first)
+    found = shrink(first, again, "none")
+    assert found.reproduced and found.verdict.tree == first.tree
+    assert (found.verdict.alpha, found.verdict.beta) == (first.alpha, first.beta)
+    small = shrink(first, again, "all").verdict
+    assert len(small.tree) < len(first.tree) and small.same(first)
+
+
+def test_the_replay_builder_takes_options_as_pairs():
+    from pyab.referee.checking import command
+    text = command(["pyab", "check", "my tree.tree"],
+                   [("--program", "a b.pl"), ("--untrusted", True), ("--depth", None),
+                    ("--alpha", "-3"), ("--beta", "inf"), ("--keep-going", False), ("--agents", 2)])
+    assert shlex.split(text) == ["pyab", "check", "my tree.tree", "--program", "a b.pl", "--untrusted",
+                                 "--alpha=-3", "--beta", "inf", "--agents", "2"]
+
+
+def test_an_untrusted_runs_replay_is_untrusted_too(tmp_path):
+    mutant = _routes(tmp_path)["program"][1]
+    done = pyab_cli("check", "--random", "300", "--program", mutant, "--untrusted", "--timeout", "5",
+                    "--save-dir", str(tmp_path), "--json")
+    words = shlex.split(json.loads(done.stdout)["replay"])
+    assert done.returncode == 1 and "--untrusted" in words and words[words.index("--timeout") + 1] == "5.0"
