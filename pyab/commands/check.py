@@ -37,10 +37,10 @@ def _compare(text: str) -> tuple[str, ...]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from ..trees.randomtrees import WINDOWS
     from ..referee.checking import VALUES
     from ..referee.shrink import LEVELS
     from ..referee.verdict import COMPARE
+    from ..trees.randomtrees import WINDOWS
     p = sub.add_parser(
         "check", help="run both engines and compare value, best move, leaves, calls and cuts",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -176,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
 def _referee(args: argparse.Namespace, options) -> int:
     """Every route: the referee's one loop, verdict, shrinker and report."""
     from ..referee import checking
+    from ..referee.report import report_json, report_text
     bad: list[int] | None = None
     if args.random is not None and (args.jobs > 1 or args.scheduler):
         bad = _parallel(args, options)
@@ -189,9 +190,9 @@ def _referee(args: argparse.Namespace, options) -> int:
     report = checking.run(route, options, on_verdict=said,
                           known_good=None if bad is None else (lambda i: i not in bad))
     if args.json:
-        _common.print_json(checking.report_json(report))
+        _common.print_json(report_json(report))
     else:
-        for line in checking.report_text(report):
+        for line in report_text(report):
             where = sys.stderr if line.startswith("error: ") else sys.stdout
             print("\n".join(printable(part) for part in line.split("\n")), file=where)
     return report.exit
@@ -222,7 +223,7 @@ def _files(args: argparse.Namespace) -> int:
     """Every file, each on its own: a file that is bad input is named and
     the rest are still checked; the exit code is the worst."""
     from ..errors import Error
-    from ..referee.checking import error_json
+    from ..referee.report import error_json
     reports, failed, refused = [], 0, 0
     for path in args.files:
         try:
