@@ -134,8 +134,14 @@ def user_search(args: argparse.Namespace, tree: Any, log: list | None = None):
                        algorithm=args.algorithm)
     if route is None:
         return None
+    from ..errors import ProgramError
+    from ..referee.protocol import SearchBug
     with route:
-        return route.search(tree, args.alpha, args.beta, depth=args.depth, log=log)
+        try:
+            return route.search(tree, args.alpha, args.beta, depth=args.depth, log=log)
+        except SearchBug as bug:  # no verdict here: the search cannot be shown (exit 3)
+            raise ProgramError(f"{bug.reason} (a wrong search: {bug.kind}; `pyab check` shrinks "
+                               "it to a small tree)", "invalid") from None
 
 
 def add_json(p: argparse.ArgumentParser) -> None:

@@ -330,3 +330,11 @@ def test_an_untrusted_runs_replay_is_untrusted_too(tmp_path):
                     "--save-dir", str(tmp_path), "--json")
     words = shlex.split(json.loads(done.stdout)["replay"])
     assert done.returncode == 1 and "--untrusted" in words and words[words.index("--timeout") + 1] == "5.0"
+
+
+def test_solve_with_a_wrong_search_says_so_without_a_traceback(tmp_path):
+    inner = tmp_path / "inner.py"
+    inner.write_text("def f(game, root, a, b):\n    return None, game.value(root)\n")
+    done = pyab_cli("solve", SLIDES, "--python", f"{inner}:f")
+    assert done.returncode == 3 and "a wrong search: inner-static-value" in done.stderr
+    assert "Traceback" not in done.stderr
