@@ -6,8 +6,9 @@ loads the program into a module of its own and asks pyab for every
 asked as the negation of ``max_to_move/1``).  pyab answers from the tree,
 records what was asked (visited = each node asked for its moves or static
 value, once, in the order first asked, as the bridge observes it; leaves =
-every static value asked for, in order) and validates the final answer; the program never sees the reference programs, the bridge, or
-pyab's memory.  One child serves every tree of a run and is replaced after
+every static value asked for, in order) and validates the final answer;
+the program never sees the reference programs, the bridge, or pyab's
+memory.  One child serves every tree of a run and is replaced after
 it fails.  The parent's side is the one loop of every route
 (:func:`pyab.referee.protocol.converse`).
 """
