@@ -434,6 +434,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     """In a worker: check trees share+1, share+1+jobs, ...; the numbers of
     those that did not agree (with a program under test: disagreed or
     failed; the main process judges them again and reports)."""
+    from ..errors import Error
     from ..referee.checking import random_cases
     args = argparse.Namespace(**settings)
     yours = args.program or args.python or args.exec
@@ -448,10 +449,13 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
             if (case.number - 1) % jobs != share:
                 continue
             assert case.tree is not None
-            if route is not None:
-                wrong = judge(route, case.tree, case.alpha, case.beta, options.settings).status != "agree"
-            else:
-                wrong = bool(_one(case.tree, args, case.alpha, case.beta)[1])
+            try:
+                if route is not None:
+                    wrong = judge(route, case.tree, case.alpha, case.beta, options.settings).status != "agree"
+                else:
+                    wrong = bool(_one(case.tree, args, case.alpha, case.beta)[1])
+            except (Error, ValueError):
+                wrong = True  # bad input: the main process judges it again and says why
             if wrong:
                 bad.append(case.number)
                 if not args.keep_going:

@@ -338,3 +338,15 @@ def test_solve_with_a_wrong_search_says_so_without_a_traceback(tmp_path):
     done = pyab_cli("solve", SLIDES, "--python", f"{inner}:f")
     assert done.returncode == 3 and "a wrong search: inner-static-value" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_jobs_give_one_processs_verdict_on_every_route(tmp_path):
+    argv = _routes(tmp_path)["python"]
+    runs = []
+    for jobs in ("1", "2"):
+        done = pyab_cli("check", "--random", "300", *argv, "--keep-going", "--jobs", jobs,
+                        "--save-dir", str(tmp_path), "--json")
+        r = json.loads(done.stdout)
+        runs.append((done.returncode, r["disagreements"], r["checked"], r["first"]["tree"],
+                     r["first"]["shrunk"]["tree"], r["replay"]))
+    assert runs[0] == runs[1] and runs[0][0] == 1 and runs[0][1] > 1
