@@ -85,9 +85,11 @@ class CheckOptions:
         return Settings(self.algorithm, self.depth, self.compare)
 
     def verdict_flags(self) -> Flags:
-        """The options that shape every verdict, in order (one line each)."""
+        """The options that shape every verdict and what is shown of it, in
+        order (one line each: an option added to the run is one more pair)."""
         return [("--algorithm", self.algorithm), ("--depth", self.depth),
-                ("--compare", ",".join(self.compare) if self.compare != ("all",) else None)]
+                ("--compare", ",".join(self.compare) if self.compare != ("all",) else None),
+                ("--shrink", self.shrink if self.shrink != "all" else None)]
 
     def tree_flags(self) -> Flags:
         """The options that choose the trees (and windows) of the run."""
