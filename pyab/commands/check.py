@@ -45,17 +45,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         "check", help="run both engines and compare value, best move, leaves, calls and cuts",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="""\
-Run the search in SWI-Prolog (observed) and in the Python mirror, and compare
-best, value, leaves, visited and pruned.  Exit 0 when they agree, 1 on any
-disagreement (both sides are printed with the first differing step, and a
-random tree is saved as a .tree file to replay), 2 on bad input, 3 when the
-program under test (--program) crashed, timed out, broke a limit, was
-refused or gave an invalid answer (one line saying which).
+Without a program: run the search in SWI-Prolog (observed) and in the
+Python mirror, and compare best, value, leaves, visited and pruned.
 
-With --program the program runs in a child process of its own (never in
-pyab's), asks pyab for moves/2, staticval/2 and max_to_move/1, and pyab
-records what it asked and checks its answer.  Its output is captured: with
---json, pyab prints exactly one JSON object whatever the program printed.""",
+With --program, --python or --exec: referee YOUR program against pyab's
+reference (the mirror of --algorithm).  It runs in a child process of its
+own, asks pyab for the tree (moves, static values, sides), and pyab records
+what it asked and judges its answer: one verdict per tree, whatever the
+route.  Its output is captured: with --json, pyab prints exactly one JSON
+object whatever the program printed.
+
+Exit 0 when every tree agrees, 1 on a disagreement (both sides printed with
+the first differing step; the tree saved, shrunk and given a replay
+command) or a wrong search, 2 on bad input (each bad file named; the others
+are still checked), 3 when the program under test crashed, timed out, broke
+a limit, was refused or gave an invalid answer (one line saying which).""",
         epilog="""\
 examples:
   pyab check examples/*.tree
