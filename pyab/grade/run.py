@@ -22,6 +22,7 @@ import random
 import shlex
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,6 +34,7 @@ __all__ = ["GroupResult", "SubmissionResult", "TestResult", "grade_path", "grade
            "program_file"]
 
 SHRINK_BUDGET = 400   # searches spent shrinking a group's first failure
+SHRINK_SECONDS = 30.0  # and at most about this long (a slow program costs its timeout a try)
 MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
 NO_SHRINK = ("timeout", "limit", "refused")
 
@@ -127,7 +129,9 @@ def _route(grader: Grader, program: Path, entry: str, algorithm: str) -> Any:
         cls, args = PrologRoute, (str(program), algorithm)
     if "untrusted" in inspect.signature(cls.__init__).parameters:
         kw["untrusted"] = grader.untrusted
-    return cls(*args, **kw)
+    route = cls(*args, **kw)
+    route.label = "yours"  # what the student reads names no path
+    return route
 
 
 def _replay_program(grader: Grader, program: Path, entry: str) -> list[str]:
@@ -180,27 +184,13 @@ def _clean(text: str, program: Path, label: str) -> str:
     return text
 
 
-class _Judge:
-    """One group's comparison on one tree: difference lines, or a
-    ProgramError from the submission."""
-
-    def __init__(self, suite: Suite, group: Group, route: Any, algorithm: str):
-        from ..referee.verdict import reference_label
-        self.group, self.route, self.algorithm = group, route, algorithm
-        cs188 = suite.grader.interface == "cs188"
-        self.compare = group.compare or suite.grader.compare or ("generated" if cs188 else "all")
-        self.ref_label = reference_label(algorithm, self.compare)
-
-    def __call__(self, tree: Tree, alpha: Number, beta: Number) -> list[str]:
-        from ..trees.randomtrees import with_agents
-        from ..referee.verdict import differences, reference
-        g = self.group
-        if g.agents:
-            tree = with_agents(tree, g.agents)
-        ref = reference(tree, self.algorithm, alpha, beta, g.depth, self.compare)
-        yours = self.route.search(tree, alpha, beta, depth=g.depth, agents=g.agents,
-                                  allow_no_best=ref.best is None)
-        return differences(ref, yours, self.compare, self.ref_label, "yours", alpha, beta, tree)
+def _settings(suite: Suite, g: Group, algorithm: str) -> Any:
+    """The verdict's settings for a group: its algorithm, depth, agents and
+    comparison (CS188 agents: the course's rule, ``generated``)."""
+    from ..referee.verdict import Settings, parse_compare
+    cs188 = suite.grader.interface == "cs188"
+    compare = parse_compare(g.compare or suite.grader.compare or ("generated" if cs188 else "all"))
+    return Settings(algorithm, g.depth, compare, g.agents)
 
 
 def _trees(suite: Suite, g: Group):
@@ -231,27 +221,28 @@ def _score(g: Group, points: float, passed: int, total: int) -> float:
 
 def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     from ..dsl import dump
-    from ..referee.verdict import shrink
+    from ..referee.report import _compared
+    from ..referee.shrink import shrink
+    from ..referee.verdict import judge, reference_label
     grader = suite.grader
     algorithm = g.algorithm or grader.algorithm
     route = _route(grader, program, grader.entry, algorithm)
-    judge = _Judge(suite, g, route, algorithm)
+    settings = _settings(suite, g, algorithm)
+    ref_label = reference_label(algorithm, settings.compare)
     passed = total = timeouts = 0
-    first: tuple | None = None  # (label, tree, alpha, beta, diff, error)
+    first: tuple[str, Any] | None = None  # (label, verdict)
     stopped = ""
     planned = len(g.trees) if g.trees else (g.random or 0)
     with route:
         for label, tree, alpha, beta in _trees(suite, g):
             total += 1
-            try:
-                diff, err = judge(tree, alpha, beta), None
-            except ProgramError as e:
-                diff, err = [], e
-            if not diff and err is None:
+            v = judge(route, tree, alpha, beta, settings)
+            if v.status == "agree":
                 passed += 1
                 continue
             if first is None:
-                first = (label, tree, alpha, beta, diff, err)
+                first = (label, v)
+            err = v.error
             if err is not None and (err.kind == "refused" or "importing" in err.reason):
                 stopped = "it cannot run at all"
                 break
@@ -259,51 +250,43 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
             if timeouts >= MAX_TIMEOUTS:
                 stopped = f"{MAX_TIMEOUTS} searches timed out"
                 break
-        if first is not None and (first[5] is None or first[5].kind not in NO_SHRINK):
-            def still(t: Tree, a: Number, b: Number) -> list[str]:
-                try:
-                    return judge(t, a, b)
-                except ProgramError as e:
-                    return [f"the program failed ({e.kind}): {e.reason}"]
-            shrunk = shrink(first[1], first[2], first[3], still, budget=SHRINK_BUDGET)
-        else:
-            shrunk = None
+        shrunk = None
+        if first is not None and first[1].kind not in NO_SHRINK:
+            shrunk = shrink(first[1], lambda t, a, b: judge(route, t, a, b, settings), "all",
+                            budget=SHRINK_BUDGET, seconds=SHRINK_SECONDS)
     values = g.values if isinstance(g.values, str) else f"{g.values[0]}:{g.values[1]}"
     what = (f"{len(g.trees)} tree files" if g.trees else
             f"{g.random} random trees (seed {g.seed}"
             + (f", {g.agents} agents" if g.agents else "")
             + (f", depth {g.depth} plies" if g.depth is not None else "")
             + (f", values {values}" if g.values != (-9, 9) else "") + ")")
-    lines = [f"passed {passed} of {what}; compared with {judge.ref_label}: "
-             f"{_COMPARED[judge.compare]}"]
+    compared = _compared(SimpleNamespace(options=SimpleNamespace(compare=settings.compare),
+                                         route=route))
+    lines = [f"passed {passed} of {what}; compared with {ref_label}: {compared}"]
     kind = ""
     if first is not None:
-        label, tree, alpha, beta, diff, err = first
-        kind = err.kind if err is not None else "disagree"
+        label, v = first
+        kind = "disagree" if v.status == "disagree" else v.kind
         if stopped:
             lines.append(f"stopped after {total} trees: {stopped}; the other trees count as failed")
-        window = f"{_bound(alpha)} .. {_bound(beta)}"
-        lines.append(f"first failure: {label}, window {window}")
-        if err is not None:
-            lines.append(f"  your program failed ({err.kind}): {err.reason}")
-        if shrunk is not None and shrunk[3]:
-            tree, alpha, beta, diff = shrunk
-            if g.agents:
-                from ..trees.randomtrees import with_agents
-                tree = with_agents(tree, g.agents)
-            lines.append(f"the smallest tree found that still fails ({len(tree)} nodes), "
-                         f"window {_bound(alpha)} .. {_bound(beta)}:")
+        lines.append(f"first failure: {label}, window {_bound(v.alpha)} .. {_bound(v.beta)}")
+        if v.error is not None:
+            lines.append(f"  your program failed ({v.error.kind}): {v.error.reason}")
+        if shrunk is not None and shrunk.reproduced:
+            v = shrunk.verdict
+            lines.append(f"the smallest tree found that still fails ({len(v.tree)} nodes), "
+                         f"window {_bound(v.alpha)} .. {_bound(v.beta)}:")
         else:
-            lines.append(f"the tree ({len(tree)} nodes):")
-        text = dump(tree).strip()
+            lines.append(f"the tree ({len(v.tree)} nodes):")
+        text = dump(v.tree).strip()
         lines.append("  " + text.replace("\n", "\n  "))
-        drawn = _draw(tree, algorithm, alpha, beta, g.depth)
+        drawn = _draw(v.tree, algorithm, v.alpha, v.beta, g.depth)
         if drawn:
             lines.append(f"how the reference ({algorithm}) searches it:")
             lines.append("  " + drawn.replace("\n", "\n  "))
-        if diff:
+        if v.status == "disagree" and v.lines:
             lines.append("what yours did against the reference:")
-            lines += ["  " + d.replace("\n", "\n  ") for d in diff]
+            lines += ["  " + d.replace("\n", "\n  ") for d in v.lines]
         words = ["pyab", "check", "counterexample.tree",
                  *_replay_program(grader, program, grader.entry),
                  "--algorithm", algorithm]
@@ -311,10 +294,10 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
             words += ["--depth", str(g.depth)]
         if g.agents:
             words += ["--agents", str(g.agents)]
-        if (alpha, beta) != (-math.inf, math.inf):
-            words += [f"--alpha={_bound(alpha)}", f"--beta={_bound(beta)}"]
-        if judge.compare != "all":
-            words += ["--compare", judge.compare]
+        if (v.alpha, v.beta) != (-math.inf, math.inf):
+            words += [f"--alpha={_bound(v.alpha)}", f"--beta={_bound(v.beta)}"]
+        if settings.compare != ("all",):
+            words += ["--compare", ",".join(settings.compare)]
         lines.append("replay it:")
         lines.append(f"  cat > counterexample.tree <<'EOF'\n  {text}\n  EOF\n  {shlex.join(words)}")
     output = _clean("\n".join(lines), program, route.label)
@@ -324,14 +307,10 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     return GroupResult(g.name, g.points, [test])
 
 
-_COMPARED = {"all": "value, best move, leaves read and nodes visited", "value": "a correct value",
-             "move": "the best move", "leaves": "the leaves read, in order",
-             "generated": "the root action and the set of states generated"}
-
-
 def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
-    from ..referee.cs188 import action_of, generated, generated_differences, register
-    from ..referee.verdict import reference
+    from ..referee.cs188 import action_of, generated, register
+    from ..referee.protocol import SearchBug
+    from ..referee.verdict import Settings, judge
     from ..trees.cs188 import load_folder
     tests = load_folder(str(g.cs188))
     graph = [t for t in tests if not t.skipped]
@@ -350,11 +329,17 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
             if t.alg not in routes:
                 routes[t.alg] = _route(suite.grader, program, t.alg, t.algorithm)
             route = routes[t.alg]
-            ref = reference(tree, t.algorithm, -math.inf, math.inf, t.plies, "generated")
+            ref_best = _reference(tree, t.algorithm, t.plies).best
             lines, kind = [], ""
             try:
-                yours = route.search(tree, depth=t.plies, agents=t.agents, allow_no_best=True)
-                if t.action is not None and t.generated is not None:
+                if t.action is None or t.generated is None:  # no solution: the reference's
+                    v = judge(route, tree, -math.inf, math.inf,
+                              Settings(t.algorithm, t.plies, ("generated",), t.agents))
+                    if v.error is not None:
+                        raise v.error
+                    lines, kind = list(v.lines), ("disagree" if v.lines else "")
+                else:
+                    yours = route.search(tree, depth=t.plies, agents=t.agents)
                     got_action, got = yours.extra.get("action"), " ".join(sorted(generated(yours)))
                     gold = " ".join(t.generated)
                     if got_action != t.action:
@@ -363,10 +348,9 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
                     if got != gold:
                         lines.append(f"incorrect generated states for depth {t.rounds}:\n"
                                      f"  yours:        {got}\n  the solution: {gold}")
-                else:
-                    lines = generated_differences(tree, ref, yours, f"reference ({t.algorithm})",
-                                                  "yours")
-                kind = "disagree" if lines else ""
+                    kind = "disagree" if lines else ""
+            except SearchBug as bug:  # a question only a wrong search asks
+                lines, kind = [bug.reason], "disagree"
             except ProgramError as err:
                 lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
             if lines:
@@ -378,7 +362,7 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
                 from ..dsl import dump
                 how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
                 head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
-                        f"the reference's action: {action_of(tree, ref.best)}:")
+                        f"the reference's action: {action_of(tree, ref_best)}:")
                 picture = drawn or dump(tree).strip()
                 lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
             output = _clean("\n".join(lines) if lines else "passed", program, route.label)
@@ -392,6 +376,16 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
         for r in results:
             r.score = 0.0
     return GroupResult(g.name, g.points, results)
+
+
+def _reference(tree: Tree, algorithm: str, depth: int | None) -> Any:
+    """The reference's search (minimax asking every node its side when a
+    side moves twice in a row, as the verdict does)."""
+    if algorithm == "minimax" and not tree.alternating:
+        from ..referee.cs188 import minimax
+        return minimax(tree, depth)
+    from ..search import solve_python
+    return solve_python(tree, algorithm, -math.inf, math.inf, depth)
 
 
 def grade_submission(suite: Suite, submission: str | Path, name: str | None = None,

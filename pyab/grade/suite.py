@@ -54,7 +54,8 @@ GRADER_KEYS: dict[str, tuple[Any, str]] = {
     "untrusted": (bool, "run each submission sandboxed"),
     "timeout": ((int, float), "seconds per search"),
     "memory": (int, "MB for the child process"),
-    "compare": (str, "all, value, move, leaves or generated"),
+    "compare": (str, "what must agree: one or a comma-separated list of all, value, move, "
+                     "optimal-move, leaves, visited, generated"),
 }
 TEST_KEYS: dict[str, tuple[Any, str]] = {
     "name": (str, "the group's name in the reports"),
@@ -180,7 +181,7 @@ def _pair(value: Any, key: str, fail) -> tuple[int, int]:
 def load_suite(path: str | Path) -> Suite:
     """Read and check a suite.  :raises SuiteError: naming file and line."""
     from ..trees.randomtrees import VALUE_PRESETS, WINDOWS
-    from ..referee.verdict import COMPARE
+    from ..referee.verdict import parse_compare
     from ..search import ALGORITHMS
     path = str(path)
     try:
@@ -222,8 +223,11 @@ def load_suite(path: str | Path) -> Suite:
     if grader.algorithm not in ALGORITHMS:
         gfail("algorithm", f"unknown algorithm {grader.algorithm!r} "
                            f"(known: {', '.join(ALGORITHMS)})")
-    if grader.compare is not None and grader.compare not in COMPARE:
-        gfail("compare", f"compare must be one of {', '.join(COMPARE)}")
+    if grader.compare is not None:
+        try:
+            parse_compare(grader.compare)
+        except ValueError as err:
+            gfail("compare", str(err).replace("--compare", "compare ="))
     if grader.timeout is not None and grader.timeout <= 0:
         gfail("timeout", "timeout must be more than 0 seconds")
     if grader.route == "exec" and "{file}" not in grader.entry:
@@ -275,8 +279,11 @@ def load_suite(path: str | Path) -> Suite:
             fail("windows", f"windows must be one of {', '.join(WINDOWS)}")
         if group.algorithm is not None and group.algorithm not in ALGORITHMS:
             fail("algorithm", f"unknown algorithm {group.algorithm!r}")
-        if group.compare is not None and group.compare not in COMPARE:
-            fail("compare", f"compare must be one of {', '.join(COMPARE)}")
+        if group.compare is not None:
+            try:
+                parse_compare(group.compare)
+            except ValueError as err:
+                fail("compare", str(err).replace("--compare", "compare ="))
         algorithm = ALGORITHMS[group.algorithm or grader.algorithm]
         if group.agents not in (None, 2) and not algorithm.any_sides:
             fail("agents", f"{group.agents} agents make a side move twice in a row, and "

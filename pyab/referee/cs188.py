@@ -92,9 +92,12 @@ class Observer(_Observer):
         return self.labels.actions.get(name) or tuple(self.tree.names[k] for k in self.tree.kids[i])
 
     def ask(self, question: str, arg: Any) -> Any:
+        if question in ("actions", "successor", "outcome") and self.bug is not None:
+            raise self.bug
         if question == "actions":
             i = self.node(question, arg)
             self.rec.visit(i)
+            self.given.update(self.tree.kids[i])
             answer: Any = list(self._actions(i))
         elif question == "successor":
             if not (isinstance(arg, list) and len(arg) == 2):
@@ -106,7 +109,9 @@ class Observer(_Observer):
                 legal = ", ".join(actions[:8]) or "none: it is a terminal state"
                 raise self.fail(f"generated the successor of {arg[0]!r} by action {_show(arg[1])}, "
                                 f"which is not a legal action there (legal: {legal})")
-            answer = self.tree.names[self.tree.kids[i][actions.index(arg[1])]]
+            k = self.tree.kids[i][actions.index(arg[1])]
+            self.given.add(k)  # a generated state may be asked about, as a child is
+            answer = self.tree.names[k]
             self.generated.append(answer)
         elif question == "outcome":
             name = self.tree.names[self.node(question, arg)]
@@ -119,8 +124,7 @@ class Observer(_Observer):
                          answer))
         return answer
 
-    def result(self, best: Any, value: Any, *, value_required: bool = False,
-               allow_no_best: bool = False) -> Result:
+    def result(self, best: Any, value: Any, *, value_required: bool = False) -> Result:
         """getAction's action, as the child it leads to; no value."""
         root = self.tree.index[self.tree.root]
         actions = self._actions(root)
@@ -128,7 +132,7 @@ class Observer(_Observer):
             raise self.fail(f"getAction returned {_show(best)}, which is not a legal action "
                             f"at the start state (legal: {', '.join(actions[:8])})")
         child = None if best is None else self.tree.names[self.tree.kids[root][actions.index(best)]]
-        r = super().result(child, None, value_required=False, allow_no_best=allow_no_best)
+        r = super().result(child, None, value_required=False)
         return r._replace(extra={**r.extra, "generated": tuple(self.generated),
                                  "action": best})
 

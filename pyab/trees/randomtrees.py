@@ -13,24 +13,23 @@ __all__ = ["Shape", "VALUE_PRESETS", "random_tree", "random_window", "value_pres
 
 WINDOWS = ("full", "narrow", "low", "high", "random")
 
-# Named value ranges for ``--values NAME`` (one table for every command).
-# ``specials`` are drawn instead of the range with probability
-# ``special_chance``: "wide" puts the sentinels students initialise with
-# (+-1000, +-9999, +-2**31 and its neighbours) on the leaves themselves,
-# so a search that starts from -9999 instead of -inf is caught.
-_SENTINELS = (1000, 9999, 2**31 - 1, 2**31, 2**31 + 1)
-VALUE_PRESETS: dict[str, dict] = {
-    "default": {"values": (-9, 9)},
-    "ties": {"values": (0, 2)},
-    "wide": {"values": (-99, 99), "specials": tuple(s * m for s in _SENTINELS for m in (1, -1)),
-             "special_chance": 0.4},
+# Leaf values by name (``--values NAME``, a suite's ``values``): the one
+# table of every command.  A pair is a range LO..HI; a list is a pool, each
+# value drawn alike.  "wide" mixes small values with the sentinels students
+# write for infinity (1000, 9999, 2**31 - 1 ...): a program whose
+# "infinity" is a number meets a leaf that reaches it.
+_SENTINELS = [999, 1000, 1001, 9999, 10000, 2**31 - 1, 2**31]
+VALUE_PRESETS: dict[str, tuple[int, int] | list[int]] = {
+    "default": (-9, 9),
+    "ties": (0, 2),
+    "wide": sorted([*range(-5, 6), *_SENTINELS, *(-s for s in _SENTINELS)]),
 }
 
 
-def value_preset(name: str) -> dict:
-    """The Shape fields of the preset ``name``; ValueError naming the known ones."""
+def value_preset(name: str) -> tuple[int, int] | list[int]:
+    """The preset ``name``; ValueError naming the known ones."""
     try:
-        return dict(VALUE_PRESETS[name])
+        return VALUE_PRESETS[name]
     except KeyError:
         raise ValueError(f"unknown value preset {name!r} (known: {', '.join(VALUE_PRESETS)}, "
                          "or LO:HI)") from None
@@ -43,9 +42,9 @@ class Shape:
     depth, branching: inclusive ranges; a ragged tree stops a branch early
     with probability ``leaf_chance`` (never at the root); ``values`` is the
     integer range of leaf values (a small range makes ties), or the name of
-    a preset of :data:`VALUE_PRESETS`; ``decimals`` adds halves; negative
-    values come from a negative ``values`` range.  ``specials``: values
-    drawn instead, each time with probability ``special_chance``.
+    a preset of :data:`VALUE_PRESETS` (a range, or a pool of values drawn
+    alike); ``decimals`` adds halves to a range; negative values come from
+    a negative ``values`` range.
 
     ``agents``: None for the classic tree (sides alternate, the root's side
     at random); K for K agents in turn: the root is MAX, the next K-1 levels
@@ -56,20 +55,22 @@ class Shape:
 
     depth: tuple[int, int] = (1, 4)
     branching: tuple[int, int] = (1, 4)
-    values: tuple[int, int] = (-9, 9)
+    values: tuple[int, int] | str = (-9, 9)
     decimals: bool = False
     leaf_chance: float = 0.2
     root_side: str | None = None  # None: either, at random
-    specials: tuple[Number, ...] = ()
-    special_chance: float = 0.0
     agents: int | None = None
     inner_values: bool = False
+    pool: tuple[int, ...] = ()  # a pool preset's values (values then spans its places)
 
     def __post_init__(self) -> None:
-        if isinstance(self.values, str):  # a preset's fields, given ones win
-            for key, val in value_preset(self.values).items():
-                if key == "values" or getattr(self, key) == Shape.__dataclass_fields__[key].default:
-                    object.__setattr__(self, key, val)
+        if isinstance(self.values, str):
+            chosen = value_preset(self.values)
+            if isinstance(chosen, tuple):
+                object.__setattr__(self, "values", chosen)
+            else:  # a place in the pool is drawn as a range value is
+                object.__setattr__(self, "pool", tuple(chosen))
+                object.__setattr__(self, "values", (0, len(chosen) - 1))
         if self.agents is not None and self.agents < 1:
             raise ValueError(f"agents must be 1 or more, not {self.agents}")
 
@@ -80,10 +81,13 @@ def random_tree(rng: random.Random, shape: Shape = Shape()) -> Tree:
     edges, values = [], []
     stack = [("r", 0)]
 
+    assert not isinstance(shape.values, str)  # a preset's name is resolved by Shape itself
+    lo, hi = shape.values
+
     def value() -> Number:
-        if shape.specials and rng.random() < shape.special_chance:
-            return rng.choice(shape.specials)
-        v: Number = rng.randint(*shape.values)
+        v: Number = rng.randint(lo, hi)
+        if shape.pool:
+            return shape.pool[int(v)]
         if shape.decimals and rng.random() < 0.5:
             v = v + 0.5
         return v
