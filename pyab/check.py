@@ -83,7 +83,7 @@ def both(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
     ``names=False`` (implicit trees) the counts are compared."""
     from .engines import solve
     prolog = solve(tree, "prolog", algorithm, alpha, beta, depth=depth, names=names, eager=True,
-                   **prolog_kw)  # every list is compared
+                   once=True, **prolog_kw)  # every list is compared; a small tree in one call
     python = solve(tree, "python", algorithm, alpha, beta, depth=depth, names=names)
     diff = differences(prolog, python) if names else count_differences(prolog, python)
     return Pair(prolog, python, diff)

@@ -36,6 +36,7 @@ def solve(
     program: str | None = None,
     names: bool = True,
     eager: bool = False,
+    once: bool = False,
 ) -> Result:
     """Search ``tree`` with ``algorithm`` in ``engine``.
 
@@ -44,7 +45,9 @@ def solve(
     then puts ``leaves_count`` and ``visited_count`` in ``Result.extra``.
     ``eager=True`` has the Prolog engine name the observed nodes at once,
     for callers that read every list anyway (names read later cost a copy
-    of the record more).
+    of the record more).  ``once=True`` says the tree is searched once:
+    the Prolog engine may load, search and unload a small tree in one call
+    (:meth:`pyab.prolog.Engine.solve`).
     """
     from .arguments import check_search
     from .result import finish
@@ -54,7 +57,7 @@ def solve(
     if engine == "prolog":
         from . import prolog
         result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
-                              program=program, names=names, eager=eager)
+                              program=program, names=names, eager=eager, once=once)
     elif engine == "python":
         from .search import solve_python
         result = solve_python(tree, algorithm, alpha, beta, depth)

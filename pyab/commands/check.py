@@ -152,23 +152,22 @@ def _one(tree, args, alpha, beta):
     """Both engines on one tree; (prolog result, python result, diff lines).
     With ``--algorithm all`` every registered algorithm runs; the results
     are the first algorithm's, or the first disagreeing one's."""
-    import pyab
-    from ..check import differences
+    from ..check import both, differences
     from ..search import ALGORITHMS
     names = ([n for n, a in ALGORITHMS.items() if (args.depth is None or a.depth_limit)
               and (a.any_sides or tree.alternating)]
              if args.algorithm == "all" else [args.algorithm])
     first = None
     for name in names:
-        kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=args.depth)
         if args.program:
+            import pyab
             from ..result import finish  # horizon apart from pruned, as pyab.solve does
             prolog = finish(_program(args).solve(tree, name, alpha, beta, depth=args.depth),
                             tree, alpha, beta)
-        else:
-            prolog = pyab.solve(tree, "prolog", **kw)
-        python = pyab.solve(tree, "python", **kw)
-        diff = differences(prolog, python)
+            python = pyab.solve(tree, "python", name, alpha, beta, depth=args.depth)
+            diff = differences(prolog, python)
+        else:  # in-process: the one place both engines are run and compared
+            prolog, python, diff = both(tree, name, alpha, beta, depth=args.depth)
         if diff:
             if len(names) > 1:
                 diff = [f"({name}) {line}" for line in diff]
