@@ -37,6 +37,7 @@ import weakref
 from typing import Any
 
 from ..errors import ProgramError
+from . import placement
 
 __all__ = ["CAP", "Child", "escape", "kill_all"]
 
@@ -151,6 +152,7 @@ class Child:
         _install_handlers()
         env = dict(os.environ if env is None else env)
         env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
+        placement.share_cpu()  # the child inherits this thread's CPU (pyab/referee/placement.py)
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
