@@ -180,7 +180,7 @@ def test_one_call_per_tree_answers_as_the_ordinary_path():
     real SWI-Prolog runs, and makes exactly one call into SWI-Prolog a tree."""
     import random
 
-    from pyab.randomtrees import Shape, random_tree, random_window
+    from pyab.trees.randomtrees import Shape, random_tree, random_window
     rng = random.Random(7)
     shape = Shape(values=(-3, 3), decimals=True)
     with Engine() as once, Engine() as plain:
