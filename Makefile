@@ -91,4 +91,4 @@ pack:
 	@echo "pack in $(PACK_DIR)"
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache pyab/dsl/_cscan*.so pyab/prolog/_cload*.so
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis && find . -name .git -prune -o \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +

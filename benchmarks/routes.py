@@ -150,10 +150,7 @@ def measure(name: str, n: int) -> dict:
     trees = make_trees(n)
     agree, questions = True, 0
     if name == "check":
-        try:
-            from pyab.engines import both
-        except ImportError:  # before check.py is folded into engines.py
-            from pyab.check import both
+        from pyab.engines import both
         both(trees[0][0], "bratko", *trees[0][1:])  # start SWI-Prolog outside the clock
         start = time.perf_counter()
         for tree, a, b in trees:

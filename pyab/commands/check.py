@@ -152,7 +152,7 @@ def _one(tree, args, alpha, beta):
     """Both engines on one tree; (prolog result, python result, diff lines).
     With ``--algorithm all`` every registered algorithm runs; the results
     are the first algorithm's, or the first disagreeing one's."""
-    from ..check import both, differences
+    from ..engines import both, differences
     from ..search import ALGORITHMS
     names = ([n for n, a in ALGORITHMS.items() if (args.depth is None or a.depth_limit)
               and (a.any_sides or tree.alternating)]
@@ -161,7 +161,7 @@ def _one(tree, args, alpha, beta):
     for name in names:
         if args.program:
             import pyab
-            from ..result import finish  # horizon apart from pruned, as pyab.solve does
+            from ..engines import finish  # horizon apart from pruned, as pyab.solve does
             prolog = finish(_program(args).solve(tree, name, alpha, beta, depth=args.depth),
                             tree, alpha, beta)
             python = pyab.solve(tree, "python", name, alpha, beta, depth=args.depth)

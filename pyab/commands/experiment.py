@@ -251,7 +251,7 @@ def _f(x, digits: int = 2) -> str:
 
 def run_best_order(args: argparse.Namespace) -> int:
     import pyab
-    from ..check import differences
+    from ..engines import differences
     from ..dsl import dump
     from ..trees.experiments import Reordered, best_order
     _check_algorithm(args.algorithm)

@@ -31,7 +31,7 @@ from .quoted import Bad as _Bad
 from .quoted import unquote as _unquote
 from ..resources import compiled
 from .treescan import _HEAD, scan_list, scan_nested
-from ..tree import Number, Tree, TreeError, build, build_plain, with_sides
+from ..tree import Number, Tree, TreeError, build, build_plain, nested_declarations, with_sides
 
 __all__ = ["dump", "load", "parse"]
 
@@ -139,7 +139,7 @@ class _Collect:  # a lark Transformer: the base is added by _Parser
             return items[1]
         if self.form == "flat" and self.marks:
             # The side before a flat file's first declaration is the root's
-            # (CONTRACT 1), whichever node that declaration names.
+            # (README, "Sides per node"), whichever node that declaration names.
             first = min([p for _, p, _ in self.edges] + [p for _, _, p in self.values])
             name, side, pos = self.marks[0]
             if pos == first:
@@ -164,20 +164,6 @@ class _Parser:
 @lru_cache(maxsize=None)
 def _parser() -> _Parser:
     return _Parser()
-
-
-def _list_form(shape: Any, collect: _Collect, start: tuple[int, int]) -> None:
-    """Name list-form nodes with Dewey paths: r, r_1, r_1_2, ..."""
-    stack = [("r", shape)]
-    while stack:
-        name, node = stack.pop()
-        if isinstance(node, tuple) and node and node[0] == "list":
-            kids = node[1]
-            collect.edges.append((name, start, [(f"{name}_{i}", start) for i in range(1, len(kids) + 1)]))
-            stack.extend((f"{name}_{i}", k) for i, k in enumerate(kids, 1))
-        else:
-            value, pos = node
-            collect.values.append((name, value, pos))
 
 
 # The compiled scanner, looked up once; tests set it to None for the
@@ -252,7 +238,9 @@ def parse(text: str, source: str = "<string>") -> Tree:
             line, column = _place(err, text, lines)
             raise DSLError(_describe(err, text), source, line, column, lines) from None
         if collect.form == "list":
-            _list_form(shape, collect, (1, 1))
+            collect.edges, collect.values = nested_declarations(
+                shape, lambda n: n[1] if isinstance(n, tuple) and n and n[0] == "list" else None,
+                lambda n: n, (1, 1))
         edges, values, side = collect.edges, collect.values, collect.side
         marks = collect.marks
         defined = sorted(collect.defined, key=lambda d: d[1]) if collect.form == "nested" else ()

@@ -10,7 +10,7 @@ branch in the printed order, so the two can be read side by side:
   negation: every node is one or the other), so values outside the window
   behave exactly as in Prolog.
 
-Folded for speed (docs/performance.md): ``boundedbest/5`` and
+Folded for speed (benchmarks/HISTORY.md): ``boundedbest/5`` and
 ``goodenough/7`` call each other once per child, down the list of
 children, and each ``goodenough`` finishes with ``betterof/6`` on the way
 back out.  Here the way down is one loop over the children (``boundedbest``

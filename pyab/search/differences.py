@@ -36,7 +36,7 @@ from typing import Any, Iterator, Sequence
 
 from ..prolog.facts import number
 from ..result import Result
-from ..tree import Number, Tree
+from ..tree import Number, Tree, from_nested
 from . import ALGORITHMS, python_search
 
 __all__ = ["Example", "find", "main", "render"]
@@ -88,28 +88,6 @@ def _leaf_count(shape: Shape) -> int:
 def _fill(shape: Shape, values: Iterator[Number]) -> Any:
     """The shape with its leaves replaced by values: a nested list."""
     return next(values) if shape is None else [_fill(s, values) for s in shape]
-
-
-def tree_of(nested: Any, root_side: str = "max") -> Tree:
-    """A tree from a nested list, named like the DSL's list form (r, r_1, ...)."""
-    names: list[str] = []
-    kids: list[list[int]] = []
-    values: list[Number | None] = []
-    stack = [(nested, "r", None)]
-    while stack:
-        item, name, parent = stack.pop()
-        i = len(names)
-        names.append(name)
-        kids.append([])
-        if parent is not None:
-            kids[parent].append(i)
-        if isinstance(item, list):
-            values.append(None)
-            stack.extend((c, f"{name}_{j}", i) for j, c in reversed(list(enumerate(item, 1))))
-        else:
-            values.append(item)
-    return Tree(names=tuple(names), kids=tuple(tuple(k) for k in kids),
-                values=tuple(values), root_side=root_side)
 
 
 def list_text(nested: Any) -> str:
@@ -183,7 +161,7 @@ def find(names: Sequence[str] | None = None) -> tuple[dict[tuple[str, str, str],
     found: dict[tuple[str, str, str], Example] = {}
     count = 0
     for count, (nested, (alpha, beta)) in enumerate(_inputs(), 1):
-        tree = tree_of(nested)
+        tree = from_nested(nested)
         results = [s(tree, alpha, beta, depth=None) for s in searches]
         for aspect in ASPECTS:
             if aspect.endswith("full window") and (alpha, beta) != WINDOWS[0]:
@@ -237,8 +215,8 @@ def _cell(aspect: str, r: Result, tree: Tree) -> str:
 
 def _verify(tree: Tree, name: str, window: tuple[Number, Number]) -> Result:
     """The Prolog run, checked against the mirror."""
-    from ..check import compare
-    return compare(tree, name, window[0], window[1])
+    from ..engines import check
+    return check(tree, name, window[0], window[1])
 
 
 def _check_prose(found: dict) -> None:
@@ -248,7 +226,7 @@ def _check_prose(found: dict) -> None:
             raise AssertionError(f"{ex.a} and {ex.b} differ in value under the full window: "
                                  f"{list_text(ex.nested)}; rewrite 'Reading the tables'")
         if ex.aspect == "best" and ex.window == WINDOWS[0]:
-            tree = tree_of(ex.nested)
+            tree = from_nested(ex.nested)
             ra = python_search(ex.a)(tree, *ex.window)
             rb = python_search(ex.b)(tree, *ex.window)
             if None not in (ra.best, rb.best) and (
@@ -387,7 +365,7 @@ def render(found: dict, count: int, names: Sequence[str] | None = None) -> str:
             if ex is None:
                 out.append(f"| {aspect} | never, on every input searched | | | |")
                 continue
-            tree = tree_of(ex.nested)
+            tree = from_nested(ex.nested)
             ra, rb = _verify(tree, a, ex.window), _verify(tree, b, ex.window)
             out.append(f"| {aspect} | `{list_text(ex.nested)}` | {_window_text(ex.window)} | "
                        f"{_cell(aspect, ra, tree)} | {_cell(aspect, rb, tree)} |")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pyab.search import differences
+from pyab.tree import from_nested
 
 from conftest import ROOT
 
@@ -53,7 +54,7 @@ def test_the_known_differences_are_found(found):
 def test_tree_of_names_like_the_list_form():
     import pyab
     nested = [[3, 12, 8], [2, [4, 6]], 5]
-    a = differences.tree_of(nested)
+    a = from_nested(nested)
     b = pyab.parse(differences.list_text(nested))
     assert (a.names, a.kids, a.values) == (b.names, b.kids, b.values)
 

@@ -215,7 +215,7 @@ def test_one_call_per_tree_keeps_hostile_names_exact():
 def test_one_call_per_tree_catches_a_changed_comparison(tmp_path):
     """`>` made `>=` in the slides' goodenough/7 is caught through the
     one-call path (the Prolog side observed, the mirror beside it)."""
-    from pyab.check import both
+    from pyab.engines import both
     mutant = tmp_path / "mutant.pl"
     src = (prolog.PROLOG_DIR / "alphabeta.pl").read_text()
     changed = src.replace("min_to_move(Pos), Val > Beta, !", "min_to_move(Pos), Val >= Beta, !")
