@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         print(); __import__("benchmarks.coldstart").coldstart.main([])
     if "routes" in sections:  # each route of the referee beside its floor, pinned and not
         print(); __import__("benchmarks.routes").routes.main(
-            ["--trees", "200" if args.quick else "500", "--reps", "1" if args.quick else "3"])
+            ["--trees", "200" if args.quick else "1000", "--reps", "1" if args.quick else "3"])
     return 0
 
 
