@@ -91,11 +91,14 @@ def main(argv: list[str] | None = None) -> int:
             print()
             implicit.main(["--quick"] if args.quick else [])
     if "peers" in sections:
-        print(); __import__("benchmarks.peers").peers.main(["--quick"] if args.quick else [])
+        print()
+        __import__("benchmarks.peers").peers.main(["--quick"] if args.quick else [])
     if "coldstart" in sections:
-        print(); __import__("benchmarks.coldstart").coldstart.main([])
+        print()
+        __import__("benchmarks.coldstart").coldstart.main([])
     if "routes" in sections:  # each route of the referee beside its floor, pinned and not
-        print(); __import__("benchmarks.routes").routes.main(
+        print()
+        __import__("benchmarks.routes").routes.main(
             ["--trees", "200" if args.quick else "1000", "--reps", "1" if args.quick else "3"])
     return 0
 
