@@ -152,13 +152,14 @@ class Child:
         _install_handlers()
         env = dict(os.environ if env is None else env)
         env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
-        placement.share_cpu()  # the child inherits this thread's CPU (pyab/referee/placement.py)
+        self._placed = placement.share_cpu(self)  # the child inherits this thread's CPU
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=cwd, env=env, start_new_session=True, close_fds=True,
                 preexec_fn=_limits(memory_mb, cpu_seconds, nproc, fsize_mb))
         except OSError as err:
+            self._placed.release()
             raise ProgramError(f"cannot start {self.argv[0]}: {err.strerror or err}", "crash") from None
         self.pgid = self.proc.pid  # start_new_session: the child leads its own group
         for f in (self.proc.stdout, self.proc.stderr):
@@ -327,6 +328,7 @@ class Child:
         _reap_orphans(self.pgid)
         with _LIVE_LOCK:
             _LIVE.discard(self)
+        self._placed.release()  # the parent thread's CPU mask back, once no child holds it
 
     @property
     def alive(self) -> bool:

@@ -13,38 +13,95 @@ Which CPU: the only one when the thread may use only one; the k-th
 allowed CPU in the k-th worker of a process pool (``--jobs N``), so that
 the workers spread over the CPUs and each shares its CPU with its own
 child; else the CPU the thread is running on now (the scheduler's choice).
+The thread gets its own mask back when its last child is closed.
 ``PYAB_PLACEMENT=0`` in the environment leaves every mask as it is.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import weakref
+from typing import Any
 
-__all__ = ["ENV", "share_cpu"]
+__all__ = ["ENV", "Placement", "share_cpu"]
 
 #: Set to 0 to leave CPU affinity alone.
 ENV = "PYAB_PLACEMENT"
 
+# Per thread (native id): how many children hold it pinned, and the mask it
+# had before the first.  A thread is unpinned when its last child is closed,
+# so what the process starts later (another program, a --jobs pool) is not
+# squeezed onto one CPU.
+_LOCK = threading.Lock()
+_HELD: dict[int, list[Any]] = {}  # tid -> [count, saved mask]
 
-def share_cpu() -> int | None:
+
+class Placement:
+    """The pinning of one child's parent thread; :meth:`release` (at the
+    latest when the owner is garbage-collected) gives the thread its mask
+    back once no other child holds it."""
+
+    def __init__(self, tid: int | None, cpu: int | None) -> None:
+        self.tid, self.cpu = tid, cpu
+
+    def release(self) -> None:
+        tid, self.tid = self.tid, None
+        if tid is not None:
+            _release(tid)
+
+
+def share_cpu(owner: object | None = None) -> Placement:
     """Pin the calling thread to one CPU, so that a child started next runs
-    there too; that CPU, or None when placement is off or impossible here."""
+    there too (it inherits the mask at fork).  ``owner`` (the child's
+    object) releases the pinning when it is collected, if nothing did
+    before.  ``.cpu`` is None when placement is off or impossible here."""
     if os.environ.get(ENV, "1") == "0" or not hasattr(os, "sched_setaffinity"):
-        return None
+        return Placement(None, None)
+    tid = threading.get_native_id()
     try:
-        allowed = sorted(os.sched_getaffinity(0))
-        if len(allowed) == 1:
-            return allowed[0]
-        worker = _worker_index()
-        if worker is not None:
-            cpu = allowed[worker % len(allowed)]
-        else:
-            now = _current_cpu()
-            cpu = now if now in allowed else allowed[0]
-        os.sched_setaffinity(0, {cpu})  # 0: the calling thread (Linux)
-        return cpu
+        with _LOCK:
+            held = _HELD.get(tid)
+            if held is not None:  # pinned already by a child still open
+                held[0] += 1
+                cpu = min(os.sched_getaffinity(0))
+            else:
+                saved = os.sched_getaffinity(0)
+                cpu = _choose(sorted(saved))
+                if len(saved) > 1:
+                    os.sched_setaffinity(0, {cpu})  # 0: the calling thread (Linux)
+                _HELD[tid] = [1, saved]
     except OSError:  # a container that forbids it: run unplaced
-        return None
+        return Placement(None, None)
+    placed = Placement(tid, cpu)
+    if owner is not None:
+        weakref.finalize(owner, placed.release)
+    return placed
+
+
+def _choose(allowed: list[int]) -> int:
+    if len(allowed) == 1:
+        return allowed[0]
+    worker = _worker_index()
+    if worker is not None:
+        return allowed[worker % len(allowed)]
+    now = _current_cpu()
+    return now if now in allowed else allowed[0]
+
+
+def _release(tid: int) -> None:
+    with _LOCK:
+        held = _HELD.get(tid)
+        if held is None:
+            return
+        held[0] -= 1
+        if held[0] > 0:
+            return
+        del _HELD[tid]
+        try:
+            os.sched_setaffinity(tid, held[1])
+        except OSError:  # the thread has ended, or a container forbids it
+            pass
 
 
 def _worker_index() -> int | None:

@@ -49,6 +49,25 @@ def test_placement_off_leaves_every_mask_alone():
     assert before == child == after and len(before) >= 2
 
 
+def test_the_thread_gets_its_cpus_back_when_its_last_child_is_closed():
+    out = run_python("""
+        import os, sys
+        from pyab.referee.child import Child
+        mask = lambda: sorted(os.sched_getaffinity(0))
+        before = mask()
+        argv = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+        a = Child(argv, timeout=30, memory_mb=None)
+        b = Child(argv, timeout=30, memory_mb=None)
+        pinned = mask()
+        a.close()
+        still = mask()
+        b.close()
+        print(before, pinned, still, mask())
+    """)
+    before, pinned, still, after = (eval(part) for part in out.replace("] [", "]|[").split("|"))
+    assert len(pinned) == 1 and still == pinned and after == before and len(before) >= 2
+
+
 def test_pool_workers_spread_over_the_cpus(tmp_path):
     script = tmp_path / "pool.py"  # a file: spawned workers import the task from it
     script.write_text(textwrap.dedent("""
@@ -57,7 +76,7 @@ def test_pool_workers_spread_over_the_cpus(tmp_path):
         from pyab.referee.placement import share_cpu
         def place(_):
             import time
-            cpu = share_cpu()
+            cpu = share_cpu().cpu
             time.sleep(0.2)  # both workers hold a task: the pool cannot give both to one worker
             return cpu, sorted(os.sched_getaffinity(0))
         if __name__ == "__main__":
