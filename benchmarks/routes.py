@@ -147,7 +147,7 @@ def _route(name: str):
 
 def measure(name: str, n: int) -> dict:
     """One route on the trees and the floors beside it, in this process."""
-    from pyab.referee.verdict import differences, reference
+    from pyab.referee.verdict import Settings, judge
     trees = make_trees(n)
     agree, questions = True, 0
     if name == "check":
@@ -161,12 +161,13 @@ def measure(name: str, n: int) -> dict:
         with _route(name) as route:
             route.search(*trees[0])  # start the child outside the clock
             start = time.perf_counter()
+            settings = Settings()  # the slides' program, every field compared, as pyab check does
             for tree, a, b in trees:
-                r = route.search(tree, a, b)
-                questions = None if questions is None or "questions" not in r.extra \
-                    else questions + r.extra["questions"]
-                ref = reference(tree, "bratko", a, b, None, "all")
-                agree &= not differences(ref, r, "all", "reference", "yours", a, b)
+                verdict = judge(route, tree, a, b, settings)
+                agree &= verdict.status == "agree"
+                extra = verdict.yours.extra if verdict.yours is not None else {}
+                questions = None if questions is None or "questions" not in extra \
+                    else questions + extra["questions"]
             spent = time.perf_counter() - start
     py_floor = python_floor(trees)
     if ROUTES[name][1] == "prolog":
