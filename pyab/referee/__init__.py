@@ -57,15 +57,26 @@ class _ChildRoute(Route):
     search; replaced after it failed (a failed child's state is unknown)."""
 
     def __init__(self, argv: list[str], label: str, replay: list[str], *,
-                 timeout: float | None = None, memory_mb: int | None = None):
-        self.argv, self.label, self.replay = argv, label, replay
-        self.timeout, self.memory_mb = timeout, memory_mb
+                 timeout: float | None = None, memory_mb: int | None = None,
+                 untrusted: bool = False):
+        self.argv, self.label, self.replay = argv, label, replay + (["--untrusted"] if untrusted else [])
+        self.timeout, self.memory_mb, self.untrusted = timeout, memory_mb, untrusted
         self._child: Any = None
+
+    def _confine(self) -> tuple[list[str], Any]:
+        """The confined argv and its sandbox (``--untrusted``)."""
+        from .sandbox import exec_child
+        return exec_child(self.argv)
 
     def _start(self) -> Any:
         from .child import Child
         if self._child is None:
-            self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb)
+            if self.untrusted:
+                from .sandbox import limits
+                argv, box = self._confine()
+                self._child = Child(argv, sandbox=box, **limits(self.timeout, self.memory_mb))
+            else:
+                self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb)
         return self._child
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
@@ -118,7 +129,11 @@ class PythonRoute(_ChildRoute):
         replay = ["--python", spec] + (["--interface", interface] if interface != "pyab" else [])
         super().__init__([sys.executable, "-m", "pyab.referee.pychild", spec, "--interface", interface],
                          f"yours ({spec})", replay, **kw)
-        self.interface = interface
+        self.interface, self.spec = interface, spec
+
+    def _confine(self) -> tuple[list[str], Any]:
+        from .sandbox import python_child
+        return python_child(self.spec, self.interface)
 
 
 class PrologRoute(Route):
@@ -206,10 +221,12 @@ def route_from_args(args: Any) -> Route | None:
         raise ValueError("--interface applies to --python (an --exec program speaks the JSON protocol)")
     timeout = getattr(args, "timeout", None)
     memory = getattr(args, "memory", None)
+    untrusted = bool(getattr(args, "untrusted", False))
     if getattr(args, "python", None):
-        return PythonRoute(args.python, interface, timeout=timeout, memory_mb=memory)
+        return PythonRoute(args.python, interface, timeout=timeout, memory_mb=memory,
+                           untrusted=untrusted)
     if getattr(args, "exec", None):
-        return ExecRoute(args.exec, timeout=timeout, memory_mb=memory)
+        return ExecRoute(args.exec, timeout=timeout, memory_mb=memory, untrusted=untrusted)
     if getattr(args, "program", None):
         return PrologRoute(args.program, args.algorithm, timeout,
                            untrusted=bool(getattr(args, "untrusted", False)), memory_mb=memory)
