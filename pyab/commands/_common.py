@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from typing import Any
 
@@ -177,9 +178,21 @@ def print_json(obj: Any) -> None:
     _dump(obj)
 
 
+# Characters JSON may carry raw that a terminal or an editor acts on: DEL,
+# the C1 controls (U+009B is a one-byte escape sequence), the line and
+# paragraph separators and the bidi overrides (text that reads backwards).
+_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(obj: Any) -> str:
+    """``obj`` as JSON: readable non-ASCII text, but every control and bidi
+    character escaped as ``\\uXXXX`` (json escapes C0 itself)."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _dump(obj: Any) -> None:
-    json.dump(obj, sys.stdout, ensure_ascii=False, allow_nan=False)
-    sys.stdout.write("\n")
+    sys.stdout.write(json_text(obj) + "\n")
 
 
 def window_text(alpha: float, beta: float) -> str:

@@ -33,6 +33,7 @@ from ..tree import Number, Tree
 __all__ = ["QUESTIONS", "Observer", "converse", "from_wire", "to_wire"]
 
 QUESTIONS = ("moves", "max_to_move", "staticval")
+_CLAIMS = ("crash", "invalid", "refused")  # the kinds pychild sends with {"error": ...}
 
 
 def to_wire(x: Number) -> Any:
@@ -133,8 +134,9 @@ def converse(child: Any, observer: Observer, job: dict, **final: Any) -> Result:
             msg = child.receive()
             if not isinstance(msg, dict):
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
-            if "error" in msg:
-                raise observer.fail(str(msg["error"]), str(msg.get("kind", "crash")))
+            if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
+                kind = msg.get("kind", "crash")
+                raise observer.fail(str(msg["error"]), kind if kind in _CLAIMS else "invalid")
             asked = [q for q in QUESTIONS if q in msg]
             if len(asked) == 1 and len(msg) == 1:
                 child.send(observer.ask(asked[0], msg[asked[0]]))  # a list, a boolean or a number
@@ -143,9 +145,9 @@ def converse(child: Any, observer: Observer, job: dict, **final: Any) -> Result:
                 return observer.result(msg["best"], msg["value"], **final)
             raise observer.fail(f"sent {_show(msg)}: expected one question ({', '.join(QUESTIONS)}) "
                                 'or the answer {"best": ..., "value": ...}', "protocol")
-    except ProgramError as err:
-        if err.reason.startswith(label):
-            raise
-        raise ProgramError(f"{label}: {err.reason}", err.kind, stdout=err.stdout,
-                           stderr=err.stderr) from None
+    except ProgramError as err:  # named, and with what the program printed, whatever failed
+        reason = err.reason if err.reason.startswith(label) else f"{label}: {err.reason}"
+        raise ProgramError(reason, err.kind,
+                           stdout=err.stdout or getattr(child, "stdout_junk", ""),
+                           stderr=err.stderr or getattr(child, "stderr", "")) from None
 
