@@ -63,6 +63,7 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
        "/etc/localtime", "/etc/mime.types")
 PATH = "/usr/local/bin:/usr/bin:/bin"
+TOOLS = {"bwrap": "bwrap", "unshare": "unshare"}  # the commands, by name
 
 
 class SandboxUnavailable(Error):
@@ -229,7 +230,7 @@ class Sandbox:
         return [h for h in _hidden() if any(h.startswith(s + "/") for s in SYSTEM)]
 
     def _bwrap(self, argv: list[str], cwd: str) -> list[str]:
-        cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+        cmd = [TOOLS["bwrap"], "--unshare-all", "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "sandbox"]
         for s in SYSTEM:
             if os.path.islink(s):
@@ -280,7 +281,7 @@ class Sandbox:
                   "exec setpriv --no-new-privs --inh-caps=-all --bounding-set=-all -- "
                   "env -i " + " ".join(q(f"{k}={v}") for k, v in self.inner_env().items())
                   + ' "$@"']
-        return ["unshare", "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child",
+        return [TOOLS["unshare"], "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child",
                 "--mount", "--ipc", "--uts", "--mount-proc", "--propagation", "private", "--",
                 "/bin/sh", "-c", "\n".join(lines), "sh", *argv]
 
