@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import check as _check_module  # loaded before `check` below shadows it
 from .dsl import dump, load, parse
 from .errors import ArgumentError, DSLError, Error, Mismatch, ProgramError, PrologError, SearchTimeout
-from .facts import facts
+from .prolog.facts import facts
 from .result import Result
 from .tree import Number, Tree, TreeError
 

@@ -1,5 +1,5 @@
 """The arguments of one search, checked in one place for the API
-(:func:`pyab.solve`, :func:`pyab.trace.trace`) and so for every command.
+(:func:`pyab.solve`, :func:`pyab.render.trace.trace`) and so for every command.
 
 >>> check_search(None, "bratko", 5, 3)
 Traceback (most recent call last):
@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from .errors import Error
-from .facts import number
+from .prolog.facts import number
 
 __all__ = ["SearchArgumentError", "check_search"]
 

@@ -6,7 +6,7 @@ import math
 from typing import Any, NamedTuple, Sequence
 
 from .errors import Mismatch
-from .facts import number
+from .prolog.facts import number
 from .result import Result
 from .text import printable
 from .tree import Number, Tree

@@ -204,7 +204,7 @@ def bound_text(result: Result) -> str:
     >>> bound_text(Result("b", 3, (), (), (), "python", "bratko", window=(5, 10)))
     'Val = 3 is an upper bound: the root failed low (below alpha 5)'
     """
-    from .facts import number
+    from .prolog.facts import number
     b = result.bound
     v = result.value
     text = f"Val = {number(v) if isinstance(v, (int, float)) else v} is {_BOUND_WORDS[b]}"
@@ -217,7 +217,7 @@ def bound_text(result: Result) -> str:
 
 
 def _num(x: Number) -> str:
-    from .facts import number
+    from .prolog.facts import number
     return ("-inf" if x < 0 else "inf") if isinstance(x, float) and math.isinf(x) else number(x)
 
 

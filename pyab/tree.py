@@ -305,7 +305,7 @@ def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: 
     """The tree of ``kids`` (each inner node's children in order) and
     ``vals`` (static values), or None when anything is wrong with them:
     then :func:`build` on the same declarations names the problem.  For
-    callers that read declarations in bulk (``pyab.flatscan``); ``named``
+    callers that read declarations in bulk (``pyab.dsl.flatscan``); ``named``
     lists every node for the forms that write each node once.
 
     >>> build_plain({"a": ["b", "c"]}, {"b": 1, "c": 2}).kids

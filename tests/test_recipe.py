@@ -57,7 +57,7 @@ def test_adding_an_algorithm_touches_four_files(tmp_path):
 
     check = r"""
 import json, pyab
-from pyab import prolog
+from pyab.prolog import bridge as prolog
 from pyab.search import ALGORITHMS
 assert pyab.__file__.startswith(%r), pyab.__file__
 assert "lastmax" in ALGORITHMS and prolog.engine().algorithms() == list(ALGORITHMS)

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         _common.print_json(result.to_json())
         return 0
-    from ..facts import number
+    from ..prolog.facts import number
     from ..text import printable, shorten
 
     def names(ns) -> str:

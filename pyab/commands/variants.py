@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_table(args, tree, table) -> None:
-    from ..facts import number
+    from ..prolog.facts import number
     from ..text import printable
     window = _common.window_text(args.alpha, args.beta)
     depth = "" if args.depth is None else f", depth {args.depth}"

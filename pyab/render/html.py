@@ -25,7 +25,7 @@ from html import escape
 from typing import Any
 
 from ..result import bound_text, json_number
-from ..trace import Trace, _num
+from .trace import Trace, _num
 from .svg import svg
 from .table import rows
 

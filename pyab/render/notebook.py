@@ -25,7 +25,7 @@ __all__ = ["Picture", "Stepper", "picture", "register_ipython"]
 
 
 class Picture:
-    """A tree, optionally with a search on it (a :class:`pyab.trace.Trace`).
+    """A tree, optionally with a search on it (a :class:`pyab.render.trace.Trace`).
 
     >>> import pyab
     >>> from pyab.render import picture
@@ -96,7 +96,7 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
             depth: int | None = None, search: bool = True) -> Picture:
     """The picture of ``tree`` searched: with a ``result``, that search
     (its steps from the mirror, checked against it; see
-    ``pyab.trace.explain``); without, a new search (``engine``,
+    ``pyab.render.trace.explain``); without, a new search (``engine``,
     ``algorithm``, window, ``depth``); with ``search=False`` the bare tree.
 
     :raises TypeError: when ``tree`` is not a Tree or ``result`` not a Result.
@@ -106,7 +106,7 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
     expect_tree(tree, "pyab.render.picture")
     if not search:
         return Picture(tree)
-    from ..trace import explain, trace
+    from .trace import explain, trace
     if result is not None:
         expect_result(result, "pyab.render.picture")
         a, b, d = getattr(result, "_search", (-math.inf, math.inf, None))

@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from ..result import bound_text
-from ..trace import Trace, _num
+from .trace import Trace, _num
 from ..tree import Tree
 from .layout import layout
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..result import bound_text
 from ..text import printable
-from ..trace import Trace, _num
+from .trace import Trace, _num
 
 __all__ = ["print_tree", "rich_tree", "shown_nodes", "subtree_sizes"]
 
