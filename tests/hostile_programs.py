@@ -162,7 +162,8 @@ PROBES: dict[str, str] = {
     except OSError as e:
         out.append("write blocked " + type(e).__name__)
     try:
-        out.append("LEAK home " + ",".join(os.listdir("/root") + os.listdir("/home")))
+        seen = os.listdir("/root") + os.listdir("/home")
+        out.append(("LEAK home " if seen else "home blocked: empty ") + ",".join(seen)[:60])
     except OSError as e:
         out.append("home blocked " + type(e).__name__)
     return "; ".join(out)''',
