@@ -103,6 +103,19 @@ ATTACKS: dict[str, tuple[str, list[str], tuple[int, str]]] = {
     # never answer
     "infinite loop": (
         honest_with("loop :- loop.\n", "loop"), ["--timeout", "1"], (3, "timeout")),
+    # a message that formats with ~@ runs its argument (SWI-Prolog 9's
+    # library(sandbox) holds print_message/2 and message_to_string/2 safe)
+    "~@ through print_message/2": (
+        honest_with("", "print_message(error, format(\"~@\", [shell('touch @MARK@')]))"),
+        ["--untrusted"], (3, "No permission to print message")),
+    "~@ through message_to_string/2": (
+        honest_with("", "message_to_string(format(\"~@\", [shell('touch @MARK@')]), _)"),
+        ["--untrusted"], (3, "No permission to print message")),
+    "~@ through '$messages':print_message/2": (
+        honest_with("", "'$messages':print_message(error, format(\"~@\", [shell('touch @MARK@')]))"),
+        ["--untrusted"], (3, "No permission to print message")),
+    "include a file outside the program's folder": (
+        ":- include('/etc/passwd').\n" + HONEST, ["--untrusted"], (3, "refused")),
     # define the referee's own predicates
     "own moves/2": (
         HONEST + "moves(_, []).\n", ["--untrusted"], (3, "moves/2")),

@@ -330,3 +330,48 @@ def test_the_whole_run_has_a_wall_clock_limit(tmp_path):
                 c.send({"root": "a"})
                 c.receive()
         assert err.value.kind == "timeout"
+
+
+def _split_program(folder: Path, how: str) -> Path:
+    """The slides' program in two files: alphabeta/5 in main.pl, the rest in
+    helpers.pl, joined by ``how`` (include or consult)."""
+    text = (PROLOG / "alphabeta.pl").read_text(encoding="utf-8")
+    cut = text.index("\nboundedbest(") + 1  # the first clause, not the header comment
+    (folder / "helpers.pl").write_text(text[cut:], encoding="utf-8")
+    main = folder / "main.pl"
+    main.write_text(f":- {how}(helpers).\n" + text[:cut], encoding="utf-8")
+    return main
+
+
+@pytest.mark.parametrize("how", ["include", "consult", "ensure_loaded"])
+def test_a_multi_file_prolog_program_agrees_untrusted(how, tmp_path):
+    main = _split_program(tmp_path, how)
+    done = run("program", main, "--untrusted", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["agree"] is True
+
+
+def test_an_include_outside_the_folder_is_refused(tmp_path):
+    inner = tmp_path / "student"
+    inner.mkdir()
+    main = _split_program(tmp_path, "include")
+    (inner / "main.pl").write_text(main.read_text(encoding="utf-8").replace(
+        "include(helpers)", "include('../helpers')"), encoding="utf-8")
+    done = run("program", inner / "main.pl", "--untrusted", cwd=inner)
+    assert done.returncode == 3
+    assert "refused" in json.loads(done.stdout)["error"]["message"]
+
+
+def test_tracing_output_is_allowed_untrusted(tmp_path):
+    """write/1, writeln/1, print/1, writef/2, nl/0 and format/2 in an honest
+    program under --untrusted: it agrees, its lines go to stderr (kept)."""
+    text = (PROLOG / "alphabeta.pl").read_text(encoding="utf-8").replace("alphabeta(", "honest_ab(")
+    prog = tmp_path / "trace.pl"
+    prog.write_text(text + "\nalphabeta(P, A, B, G, V) :-\n"
+                    "    write(at(P)), nl, writeln(w), print(p), nl, writef('%w and %d\\n', [P, 3]),\n"
+                    "    format(\"f ~w~n\", [P]),\n"
+                    "    print_message(informational, format(\"plain ~w\", [P])),\n"
+                    "    honest_ab(P, A, B, G, V).\n", encoding="utf-8")
+    done = run("program", prog, "--untrusted", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["agree"] is True
