@@ -39,8 +39,8 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import stat
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -136,6 +136,9 @@ def _copy(folder: Path, dest: Path) -> None:
             except OSError:
                 skip.append(n)
                 continue
+            if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+                skip.append(n)  # a pipe, socket or device: not part of a submission
+                continue
             size += st.st_size
             files += 1
         if size > COPY_LIMIT or files > COPY_FILES:
@@ -144,7 +147,11 @@ def _copy(folder: Path, dest: Path) -> None:
                 f"{COPY_LIMIT // 2**20} MB or {COPY_FILES} files, too much to copy for one "
                 "program; run pyab from the submission's own folder")
         return skip
-    shutil.copytree(folder, dest, symlinks=True, ignore=ignore)
+    try:
+        shutil.copytree(folder, dest, symlinks=True, ignore=ignore)
+    except (shutil.Error, OSError) as err:
+        raise SandboxUnavailable(f"--untrusted: cannot copy the submission folder {folder}: "
+                                 f"{err}") from None
 
 
 class Sandbox:
@@ -200,10 +207,6 @@ class Sandbox:
 
     def inner_env(self) -> dict:
         return {"PATH": PATH, "LANG": "C.UTF-8", "HOME": str(self.folder), "TMPDIR": "/tmp"}
-
-    def inside(self, path: str | os.PathLike) -> str:
-        """Where ``path`` (in the submission folder) is inside: the same place."""
-        return str(Path(path).resolve())
 
     def command(self, argv: list[str], cwd: str | os.PathLike | None = None) -> list[str]:
         """``argv`` wrapped to run confined, in ``cwd`` when that is in the
