@@ -375,3 +375,29 @@ def test_tracing_output_is_allowed_untrusted(tmp_path):
     done = run("program", prog, "--untrusted", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["agree"] is True
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_everything_the_child_started_is_gone_when_close_returns(kind, tmp_path):
+    """Close ends the namespace: a double-forked, setsid'd sleeper that left
+    the child's process group is gone by the time close() returns."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    from pyab.referee.child import Child
+    from pyab.referee.sandbox import Sandbox
+    token = f"pyab-close-{os.getpid()}-{kind}"
+    script = ("import os, sys, time\n"
+              "if os.fork() == 0:\n"
+              "    os.setsid()\n"
+              "    if os.fork() == 0:\n"
+              f"        os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(6)', '{token}'])\n"
+              "    os._exit(0)\n"
+              "os.wait()\n"
+              "print('{}', flush=True)\n"
+              "time.sleep(6)\n")
+    with Child(["python3", "-c", script], timeout=5, memory_mb=None,
+               sandbox=Sandbox(tmp_path, kind=kind)) as child:
+        child.restart_clock()
+        child.receive()
+        assert left_running(token)  # the sleeper runs
+    assert left_running(token) == []
