@@ -114,10 +114,13 @@ def add_program(p: argparse.ArgumentParser) -> None:
                    help="for --python: pyab (FUNC(game, root, alpha, beta) -> (best, value); "
                         "default) or aima (aima-python's Game protocol, FUNC(state, game) -> action)")
     g.add_argument("--untrusted", action="store_true",
-                   help="with --program: a program you do not trust: its clauses are read, not "
-                        "consulted (no directive runs), calls outside library(sandbox)'s safe set "
-                        "are refused before anything runs, and the child gets limits (default "
-                        "--timeout 10, --memory 1024, no new processes, 1 MB files); docs/grading.md")
+                   help="a program you do not trust, on any route: it runs in an operating-system "
+                        "sandbox (bubblewrap, else unshare; refused when neither works) with its "
+                        "own namespaces (no network, no view of pyab), a private copy of its "
+                        "folder and limits (default --timeout 10, --memory 1024, 32 processes, "
+                        "16 MB files, 64 open files, 1800 s in all); with --program its clauses "
+                        "are also read, not consulted, and vetted by library(sandbox); "
+                        "docs/grading.md")
     g.add_argument("--memory", type=positive, default=None, metavar="MB",
                    help="the child process's address-space limit in MB (exit 3 when hit)")
 
