@@ -401,3 +401,39 @@ def test_everything_the_child_started_is_gone_when_close_returns(kind, tmp_path)
         child.receive()
         assert left_running(token)  # the sleeper runs
     assert left_running(token) == []
+
+
+@pytest.mark.parametrize("untrusted", [[], ["--untrusted"]])
+def test_a_programs_own_kind_is_not_trusted(untrusted, tmp_path):
+    """An --exec program's {"error": ..., "kind": "weird"}: an invalid
+    answer, exit 3 (a usage error, exit 2, before)."""
+    prog = tmp_path / "kind.py"
+    prog.write_text("import json, sys\nsys.stdin.readline()\n"
+                    "print(json.dumps({'error': 'I give up', 'kind': 'weird'}), flush=True)\n"
+                    "sys.stdin.read()\n", encoding="utf-8")
+    done = run("exec", prog, *untrusted, cwd=tmp_path)
+    assert done.returncode == 3, done.stderr
+    err = json.loads(done.stdout)["error"]
+    assert err["program_kind"] == "invalid" and "I give up" in err["message"]
+
+
+@pytest.mark.parametrize("untrusted", [[], ["--untrusted"]])
+def test_a_raising_python_program_keeps_its_traceback(untrusted, place):
+    student, other, listener = place
+    prog = write_probe("C1 and bidi characters", student, other, listener, "x")
+    done = run("python", prog, *untrusted, cwd=student)
+    err = json.loads(done.stdout)["error"]
+    assert "Traceback (most recent call last)" in err["program_stderr"]
+    assert 'raise RuntimeError("PROBE " + str(probe()))' in err["program_stderr"]
+    assert "\\u009b" in done.stdout and "\x9b" not in done.stdout
+
+
+def test_json_escapes_every_control_and_bidi_character():
+    from pyab.commands._common import json_text
+    odd = "".join(map(chr, [*range(0, 32), 0x7f, *range(0x80, 0xa0), 0x2028, 0x2029,
+                            *range(0x202a, 0x202f), *range(0x2066, 0x206a)]))
+    text = json_text({"s": odd + "é ü 漢"})
+    assert all(ord(c) >= 0x20 and not (0x7f <= ord(c) < 0xa0) and c not in "\u2028\u2029"
+               and not (0x202a <= ord(c) <= 0x202e) and not (0x2066 <= ord(c) <= 0x2069)
+               for c in text)
+    assert json.loads(text) == {"s": odd + "é ü 漢"} and "é ü 漢" in text
