@@ -35,7 +35,7 @@ def _trees(n: int, seed: int):
 def measure(n: int = 2000, solves: int = 10_000) -> dict:
     import pyab
     from pyab.prolog import bridge as prolog
-    from pyab.check import differences
+    from pyab.engines import differences
 
     for tree, (a, b) in _trees(100, 99):  # warm up: engine, programs, imports
         pyab.solve(tree, "prolog", alpha=a, beta=b)

@@ -153,7 +153,7 @@ def _one(tree, args, alpha, beta):
     With ``--algorithm all`` every registered algorithm runs; the results
     are the first algorithm's, or the first disagreeing one's."""
     import pyab
-    from ..check import differences
+    from ..engines import differences
     from ..search import ALGORITHMS
     names = ([n for n, a in ALGORITHMS.items() if (args.depth is None or a.depth_limit)
               and (a.any_sides or tree.alternating)]
@@ -162,7 +162,7 @@ def _one(tree, args, alpha, beta):
     for name in names:
         kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=args.depth)
         if args.program:
-            from ..result import finish  # horizon apart from pruned, as pyab.solve does
+            from ..engines import finish  # horizon apart from pruned, as pyab.solve does
             prolog = finish(_program(args).solve(tree, name, alpha, beta, depth=args.depth),
                             tree, alpha, beta)
         else:

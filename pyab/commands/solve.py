@@ -70,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"  horizon      {len(result.horizon)}: {names(result.horizon)}"
               "  (below the depth limit: not searched, not cut)")
     if result.bound != "exact":
-        from ..result import bound_text
-        print(f"  {bound_text(result)}")
+        from ..result import value_words
+        print(f"  {value_words(result)}")
     return 0

@@ -10,7 +10,6 @@ with a caret under the place.
 
 from __future__ import annotations
 
-import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +30,7 @@ from .quoted import Bad as _Bad
 from .quoted import unquote as _unquote
 from ..resources import compiled
 from .treescan import _HEAD, scan_list, scan_nested
-from ..tree import Number, Tree, TreeError, build, build_plain, with_sides
+from ..tree import Number, Tree, TreeError, build, build_plain, nested_declarations, with_sides
 
 __all__ = ["dump", "load", "parse"]
 
@@ -139,7 +138,7 @@ class _Collect:  # a lark Transformer: the base is added by _Parser
             return items[1]
         if self.form == "flat" and self.marks:
             # The side before a flat file's first declaration is the root's
-            # (CONTRACT 1), whichever node that declaration names.
+            # (README, "Sides per node"), whichever node that declaration names.
             first = min([p for _, p, _ in self.edges] + [p for _, _, p in self.values])
             name, side, pos = self.marks[0]
             if pos == first:
@@ -164,20 +163,6 @@ class _Parser:
 @lru_cache(maxsize=None)
 def _parser() -> _Parser:
     return _Parser()
-
-
-def _list_form(shape: Any, collect: _Collect, start: tuple[int, int]) -> None:
-    """Name list-form nodes with Dewey paths: r, r_1, r_1_2, ..."""
-    stack = [("r", shape)]
-    while stack:
-        name, node = stack.pop()
-        if isinstance(node, tuple) and node and node[0] == "list":
-            kids = node[1]
-            collect.edges.append((name, start, [(f"{name}_{i}", start) for i in range(1, len(kids) + 1)]))
-            stack.extend((f"{name}_{i}", k) for i, k in enumerate(kids, 1))
-        else:
-            value, pos = node
-            collect.values.append((name, value, pos))
 
 
 # The compiled scanner, looked up once; tests set it to None for the
@@ -245,14 +230,16 @@ def parse(text: str, source: str = "<string>") -> Tree:
             raise DSLError(bad.message, source, *_pos(bad.token), lines) from None
         except VisitError as err:  # lark wraps errors raised in callbacks
             if isinstance(err.orig_exc, _Bad):
-                bad = err.orig_exc
-                raise DSLError(bad.message, source, *_pos(bad.token), lines) from None
+                orig = err.orig_exc
+                raise DSLError(orig.message, source, *_pos(orig.token), lines) from None
             raise
         except UnexpectedInput as err:
             line, column = _place(err, text, lines)
             raise DSLError(_describe(err, text), source, line, column, lines) from None
         if collect.form == "list":
-            _list_form(shape, collect, (1, 1))
+            collect.edges, collect.values = nested_declarations(
+                shape, lambda n: n[1] if isinstance(n, tuple) and n and n[0] == "list" else None,
+                lambda n: n, (1, 1))
         edges, values, side = collect.edges, collect.values, collect.side
         marks = collect.marks
         defined = sorted(collect.defined, key=lambda d: d[1]) if collect.form == "nested" else ()
@@ -285,12 +272,13 @@ def _place(err: UnexpectedInput, text: str, lines: list[str]) -> tuple[int, int]
 def _describe(err: UnexpectedInput, text: str) -> str:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        at = err.pos_in_stream or 0
+        ch = text[at] if at < len(text) else ""
         if ch == "'":
             return "unexpected character \"'\": a quoted name not closed on the line it starts on"
         return f"unexpected character {ch!r}"
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        if all(not l.strip() or l.strip().startswith(("#", "%")) for l in text.split("\n")):
+        if all(not line.strip() or line.strip().startswith(("#", "%")) for line in text.split("\n")):
             return "empty file: expected a tree"
         expected = getattr(err, "accepts", None) or getattr(err, "expected", None) or []
         return "unexpected end of file" + _expected(expected)

@@ -375,7 +375,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
     if (!m || !t) { rc = FAIL_PROLOG; goto out; }
     /* one predicate after the other: each one's clauses lie together in
      * memory, which makes their asserts and the indexes load_finish/1
-     * builds cheaper (docs/performance.md) */
+     * builds cheaper (benchmarks/HISTORY.md) */
     rc = make_atoms(&L);
     if (rc == DONE) rc = assert_sides(&L, m, t, 1);
     if (rc == DONE) rc = assert_sides(&L, m, t, 0);

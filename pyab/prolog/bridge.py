@@ -196,10 +196,10 @@ class _Runtime:
             out: list[str | None] = []
             for i, arg in enumerate(args):
                 if arg is None:
-                    text = self._text(t0 + i, _CVT_ATOM | _CVT_STRING)
-                    if text is None:
+                    got = self._text(t0 + i, _CVT_ATOM | _CVT_STRING)
+                    if got is None:
                         raise PrologError(f"{name}: output {i + 1} is not text")
-                    out.append(text)
+                    out.append(got)
                 else:
                     out.append(None)
             return out
@@ -389,7 +389,7 @@ def _packed(tree: Tree) -> tuple[str, str]:
     shape(Sides, Parents, Kids, Values) (see prolog/bridge/store.pl).  It
     yields the clauses of :func:`pyab.facts.facts` in the same order, about
     five times faster than reading that text for a big tree
-    (docs/performance.md).  Each part is made by one call that runs in C
+    (benchmarks/HISTORY.md).  Each part is made by one call that runs in C
     (``str`` of a list, ``str.join``) rather than a Python step per node."""
     if tree.sides is None:  # sides alternate by depth
         by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
@@ -530,7 +530,7 @@ class Engine:
             if not hasattr(tree, "prolog_source"):
                 # The compiled loader when it is built and takes every value
                 # (None, an int of 64 bits, a finite float); else load_packed/3.
-                # Either way the same clauses (docs/performance.md).
+                # Either way the same clauses (benchmarks/HISTORY.md).
                 loader = _cload
                 if loader is not None and not loader.fits(tree.values):
                     loader = None

@@ -8,10 +8,10 @@ DSL, in the REPL and in the bridge.
 
 from __future__ import annotations
 
-import math
 import re
 
-from ..tree import Number, Tree
+from ..text import number
+from ..tree import Tree
 
 __all__ = ["facts", "number", "quote"]
 
@@ -46,27 +46,6 @@ def quote(name: str) -> str:
     if _PLAIN.match(name) and name not in _OPERATORS:
         return name
     return "'" + "".join(_escape(c) for c in name) + "'"
-
-
-def number(x: Number) -> str:
-    """``x`` as Prolog number syntax (floats keep a dot; infinities as 1.0Inf).
-
-    >>> number(3), number(-2.5), number(1e300), number(float("-inf"))
-    ('3', '-2.5', '1.0e+300', '-1.0Inf')
-    """
-    if isinstance(x, bool):
-        raise TypeError("a boolean is not a number here")
-    if isinstance(x, int):
-        return str(x)
-    if math.isnan(x):
-        return "1.5NaN"
-    if math.isinf(x):
-        return "1.0Inf" if x > 0 else "-1.0Inf"
-    text = repr(float(x))
-    if "e" in text and "." not in text.split("e")[0]:
-        mantissa, exponent = text.split("e")
-        text = f"{mantissa}.0e{exponent}"
-    return text
 
 
 def facts(tree: Tree) -> str:

@@ -241,9 +241,9 @@ def trace(tree: Tree, engine: str = "prolog", algorithm: str = "bratko",
     from ..api import expect_tree
     expect_tree(tree, "pyab.render.trace.trace")
     if algorithm == "bratko":
-        from ..arguments import check_search
+        from ..engines import check_search
         from ..engines import traced
-        from ..result import finish
+        from ..engines import finish
         check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)  # as pyab.solve
         result, events = traced(tree, engine, alpha, beta, timeout=timeout)
         return from_events(tree, events, finish(result, tree, alpha, beta), alpha, beta)
@@ -259,7 +259,7 @@ def explain(tree: Tree, result: Result, alpha: Number = -math.inf, beta: Number 
     equals ``result`` (best, value, leaves, visited, pruned); otherwise
     the steps are rebuilt from ``result`` alone (``frames="rebuilt"``).
     The window and depth must be the ones ``result`` was searched with."""
-    from ..check import differences
+    from ..engines import differences
     from ..engines import named_events
     from ..search import python_search
     raw: list[tuple[Any, ...]] = []
@@ -272,7 +272,7 @@ def explain(tree: Tree, result: Result, alpha: Number = -math.inf, beta: Number 
                                                      observe=lambda *e: raw.append(e))
     except ValueError:  # an algorithm without a mirror, or a window it refuses
         return reconstruct(tree, result, alpha, beta)
-    from ..result import finish
+    from ..engines import finish
     mirror = finish(mirror, tree, alpha, beta)  # horizon apart from pruned, as for result
     if differences(result, mirror):  # the frames would not be this run's: say so
         return reconstruct(tree, result, alpha, beta)

@@ -10,7 +10,7 @@ branch in the printed order, so the two can be read side by side:
   negation: every node is one or the other), so values outside the window
   behave exactly as in Prolog.
 
-Folded for speed (docs/performance.md): ``boundedbest/5`` and
+Folded for speed (benchmarks/HISTORY.md): ``boundedbest/5`` and
 ``goodenough/7`` call each other once per child, down the list of
 children, and each ``goodenough`` finishes with ``betterof/6`` on the way
 back out.  Here the way down is one loop over the children (``boundedbest``
@@ -55,8 +55,8 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
     beta)``, ``("leaf", pos, val)``, ``("bounds", pos, val, alpha, beta,
     new_alpha, new_beta)``, ``("cut", pos, val, alpha, beta, kind, rest)``,
     ``("return", pos, good_pos, val)``; positions are nodes."""
-    moves, value_of, _ = access(tree)  # the tree's moves/2 and staticval/2
-    min_to_move, _ = sides(tree)
+    moves, value_of, _is_max = access(tree)  # the tree's moves/2 and staticval/2
+    min_to_move, _max_to_move = sides(tree)
     alike = siblings_alike(tree)  # then one min_to_move answers for all the children
     rec = Recorder(tree, "bratko")
     visit, leaf = rec.calls.append, rec.leaves.append  # the record of moves/2, staticval/2 calls

@@ -1,4 +1,4 @@
-"""The DSL: every form of CONTRACT section 1, and every refusal with its place."""
+"""The DSL: every form of README.md's "Trees", and every refusal with its place."""
 
 from __future__ import annotations
 

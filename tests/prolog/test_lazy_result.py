@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import pyab
-from pyab.check import differences
+from pyab.engines import differences
 from pyab.trees.randomtrees import Shape, random_tree, random_window
-from pyab.result import LAZY, Result, finish
+from pyab.engines import finish
+from pyab.result import LAZY, Result
 from pyab.search import ALGORITHMS, python_search
 from pyab.trees import Uniform
 

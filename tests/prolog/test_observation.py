@@ -65,7 +65,7 @@ def calls_rightmost_then_root(tree, root, out):
 
 
 def expected(tree, calls):
-    """leaves, visited, pruned by the definition (CONTRACT.md)."""
+    """leaves, visited, pruned by the definition (README.md, `--json`)."""
     leaves = [tree.name_of(n) for k, n in calls if k == "s"]
     seen: list[int] = []
     for _, n in calls:

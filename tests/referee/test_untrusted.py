@@ -123,7 +123,7 @@ def test_a_wrapping_program_cannot_change_the_next_program(tmp_path):
     mutant = tmp_path / "mutant.pl"
     mutant.write_text((PROLOG / "alphabeta.pl").read_text(encoding="utf-8")
                       .replace("Val > Beta, !", "Val >= Beta, !"), encoding="utf-8")
-    from pyab.check import differences
+    from pyab.engines import differences
     tree = pyab.parse("a(b=5, c=7)")  # with beta 5 the mutant cuts after b, the slides' do not
     right = pyab.solve(tree, "python", beta=5)
     with PrologProgram(wrapper) as w, PrologProgram(mutant) as m:

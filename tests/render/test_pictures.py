@@ -5,7 +5,6 @@ say what was expected, trees equal by content, Graphviz options."""
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import stat
@@ -87,7 +86,7 @@ def test_json_keeps_names_exact(tmp_path):
 
 
 def test_check_diff_escapes_names():
-    from pyab.check import differences
+    from pyab.engines import differences
     from pyab.result import Result
     a = Result("\x1b[2Jb", 3, ("e\u202e",), ("a",), (), "prolog", "bratko")
     b = Result("c", 3, ("f\x07",), ("a",), (), "python", "bratko")
@@ -217,7 +216,7 @@ def test_a_mutated_mirror_cut_is_caught(monkeypatch):
     tr = trace(tree, "prolog", "aima")
     r = pyab.solve(tree, "prolog", "aima")
     mutant = ns["search"](tree)
-    from pyab.check import differences
+    from pyab.engines import differences
     if differences(r, mutant):
         assert tr.frames == "rebuilt"
     else:

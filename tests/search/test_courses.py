@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from strategies import minimax, trees, windows
 
 import pyab
-from pyab.arguments import SearchArgumentError
-from pyab.check import differences
+from pyab.errors import SearchArgumentError
+from pyab.engines import differences
 from pyab.dsl.flatscan import scan
 from pyab.prolog import PROLOG_DIR
-from pyab.result import BOUNDS, bound_of
+from pyab.result import bound_of
 from pyab.search import ALGORITHMS
 from pyab.tree import with_sides
 
@@ -121,8 +121,8 @@ def test_a_leaf_may_be_marked():
 
 
 def test_flat_first_mark_is_the_roots_side_as_before():
-    # CONTRACT 1: the keyword before a flat file's first declaration says who
-    # moves at the root, whichever node that declaration names.
+    # README, "Sides per node": the keyword before a flat file's first
+    # declaration says who moves at the root, whichever node it names.
     t = pyab.parse("min b -> c\na -> b\nc = 1")
     assert t.root == "a" and sides(t) == ["min", "max", "min"] and t.alternating
 
@@ -223,12 +223,15 @@ def test_the_bound_flag_is_true_for_every_algorithm(tree, data):
 
 
 def test_bound_flags_by_hand():
-    assert [bound_of("bratko", v, 3, 10) for v in (2, 3, 10, 11)] == ["upper", "exact", "exact", "lower"]
-    assert [bound_of("cpw-minmax", v, 3, 10) for v in (3, 4, 10)] == ["upper", "exact", "lower"]
-    assert bound_of("minimax", 99, 3, 10) == "exact"
+    kind = {name: alg.bound for name, alg in ALGORITHMS.items()}
+    assert [bound_of(kind["bratko"], v, 3, 10) for v in (2, 3, 10, 11)] == ["upper", "exact", "exact", "lower"]
+    assert [bound_of(kind["cpw-minmax"], v, 3, 10) for v in (3, 4, 10)] == ["upper", "exact", "lower"]
+    assert bound_of(kind["minimax"], 99, 3, 10) == "exact"
     # a null window: fail-hard returns the bound either way; strict cuts still know
-    assert bound_of("cpw-minmax", 3, 3, 3) == "unknown" and bound_of("bratko", 3, 3, 3) == "exact"
-    assert set(BOUNDS) <= set(ALGORITHMS)
+    assert bound_of(kind["cpw-minmax"], 3, 3, 3) == "unknown" and bound_of(kind["bratko"], 3, 3, 3) == "exact"
+    # the registry says it, row by row (docs/courses.md argues each)
+    assert {n for n, k in kind.items() if k == "closed"} == {"bratko", "strict-cut"}
+    assert {n for n, k in kind.items() if k == "exact"} == {"minimax", "minimax-negamax"}
 
 
 # -- the arguments every search refuses, in the API and the CLI ---------------------

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import pyab
-from pyab.check import differences
+from pyab.engines import differences
 from pyab.prolog import PROLOG_DIR
 from pyab.trees.randomtrees import Shape, random_tree, random_window
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pyab
-from pyab.check import differences
+from pyab.engines import differences
 
 from strategies import minimax, trees, windows
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pyab
-from pyab.check import differences
+from pyab.engines import differences
 from pyab.search.module22 import search_path, value_range
 from pyab.tree import Tree
 

@@ -12,7 +12,7 @@ import pytest
 
 import pyab
 from pyab.prolog import bridge as prolog
-from pyab.check import differences
+from pyab.engines import differences
 from pyab.search import ALGORITHMS, python_search
 from pyab.trees import Uniform, parse_ordering
 from pyab.trees.experiments import knuth_moore

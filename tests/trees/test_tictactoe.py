@@ -10,7 +10,7 @@ import pytest
 
 import pyab
 from pyab.prolog import bridge as prolog
-from pyab.check import differences
+from pyab.engines import differences
 from pyab.trees import TicTacToe
 
 from conftest import pyab_cli
