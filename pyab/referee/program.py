@@ -66,13 +66,13 @@ class PrologProgram:
             return self._child
         self._dir = self._dir or tempfile.TemporaryDirectory(prefix="pyab-child-")
         from ..resources import prolog_dir
-        child_pl, swipl, box = prolog_dir() / "referee" / "child.pl", self.swipl, None
+        child_pl, swipl, box = str(prolog_dir() / "referee" / "child.pl"), self.swipl, None
         if self.untrusted:  # confined: a copy of the program's folder and of child.pl only
             from .sandbox import Sandbox
-            box = Sandbox(Path(self.path).parent, ship=(str(child_pl),))
+            box = Sandbox(Path(self.path).parent, ship=(child_pl,))
             child_pl, swipl = box.shipped("child.pl"), "swipl"
         argv = [swipl, "--no-packs", "-q", "-g", "pyab_child:main", "-t", "halt",
-                str(child_pl), "--",
+                child_pl, "--",
                 *(["--untrusted"] if self.untrusted else []), self.path]
         env = {k: v for k, v in os.environ.items()
                if k in ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "HOME", "TMPDIR")}
