@@ -73,6 +73,16 @@ class SandboxUnavailable(Error):
 _BACKEND: dict[str, str] = {}
 
 
+def _base() -> str:
+    """Where a sandbox's folder goes: the temporary folder, or /tmp when the
+    child runs as nobody and cannot pass through the temporary folder (a
+    TMPDIR of root's own)."""
+    tmp = Path(tempfile.gettempdir()).resolve()
+    if os.geteuid() != 0 or all(os.stat(p).st_mode & 0o001 for p in (tmp, *tmp.parents)):
+        return str(tmp)
+    return "/tmp"
+
+
 def _drop() -> dict:
     """Popen arguments that run the child as ``nobody`` when pyab is root."""
     if os.geteuid() != 0:
@@ -90,7 +100,7 @@ def backend() -> str:
     for name in ([wanted] if wanted else ["bwrap", "unshare"]):
         if name not in ("bwrap", "unshare"):
             raise SandboxUnavailable(f"PYAB_SANDBOX={wanted!r}: the sandboxes are bwrap and unshare")
-        with tempfile.TemporaryDirectory(prefix="pyab-probe-") as d:
+        with tempfile.TemporaryDirectory(prefix="pyab-probe-", dir=_base()) as d:
             os.chmod(d, 0o755)
             box = Sandbox(d, kind=name, probe=True)
             try:
@@ -99,6 +109,8 @@ def backend() -> str:
                 ok, why = done.returncode == 0, done.stderr.decode("utf-8", "replace").strip()
             except (OSError, subprocess.TimeoutExpired) as err:
                 ok, why = False, str(err)
+            finally:
+                box.cleanup()
         if ok:
             _BACKEND[wanted] = name
             return name
@@ -169,7 +181,7 @@ class Sandbox:
         if str(self.folder) in ("/",) + SYSTEM or not self.folder.is_dir():
             raise SandboxUnavailable(f"--untrusted: {self.folder} cannot be a submission folder")
         self.kind = kind or backend()
-        self.root = Path(tempfile.mkdtemp(prefix="pyab-sandbox-"))
+        self.root = Path(tempfile.mkdtemp(prefix="pyab-sandbox-", dir=_base()))
         os.chmod(self.root, 0o711)  # nobody passes through, lists nothing
         self.work = self.root / "work"
         self.helpers = self.root / "ship"

@@ -437,3 +437,20 @@ def test_json_escapes_every_control_and_bidi_character():
                and not (0x202a <= ord(c) <= 0x202e) and not (0x2066 <= ord(c) <= 0x2069)
                for c in text)
     assert json.loads(text) == {"s": odd + "é ü 漢"} and "é ü 漢" in text
+
+
+def test_nothing_is_left_in_the_temporary_folder(tmp_path):
+    """The copy and the shipped files go when the run ends (here TMPDIR is
+    a folder of the test's; as root, where nobody cannot pass through it,
+    pyab uses /tmp)."""
+    (tmp_path / "tmp").mkdir()  # 0700 under pytest's root-only folders
+    tmp = Path("/tmp") if os.geteuid() == 0 else tmp_path / "tmp"
+    before = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
+    shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path / "tmp"))
+    done = subprocess.run([sys.executable, "-m", "pyab", "check", "--random", "5", "--python",
+                           "slides_alphabeta.py:alphabeta", "--untrusted"], capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    after = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
+    assert after <= before and not list((tmp_path / "tmp").iterdir())
