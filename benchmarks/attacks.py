@@ -96,7 +96,7 @@ def probe(name: str, route: str, untrusted: bool, tmp: Path) -> dict:
     prog = student / "student.py"
     prog.write_text(probe_text(name, OTHER=str(other), PORT=str(listener.getsockname()[1]),
                                SECRET="PYAB_ATTACK_SECRET", TOKEN=token,
-                               PPID_MARK="-m pyab check"), encoding="utf-8")
+                               PPID_MARK="-m pyab check", PYAB=str(SRC / "pyab")), encoding="utf-8")
     spec = (["--python", f"{prog}:alphabeta"] if route == "python"
             else ["--exec", "python3 student.py"])
     cmd = [sys.executable, "-P", "-m", "pyab", "check", str(SLIDES), *spec, "--timeout", "5",

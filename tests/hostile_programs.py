@@ -138,7 +138,7 @@ def program_text(name: str, mark: Path) -> str:
 # worked.  @PPID_MARK@ is a word of pyab's own command line the probe looks
 # for; @TOKEN@ a word put in a left-behind process's command line; @PORT@ a
 # listener on 127.0.0.1; @OTHER@ another student's folder; @SECRET@ a
-# variable in pyab's environment.
+# variable in pyab's environment; @PYAB@ pyab's package folder.
 
 PROBE_FRAME = '''import json, os, signal, socket, sys, time
 
@@ -196,6 +196,13 @@ PROBES: dict[str, str] = {
         import pyab.search.bratko
         return "LEAK imported " + pyab.search.bratko.__file__
     except ImportError as e:
+        return "blocked " + type(e).__name__''',
+    "change pyab's own files": '''
+    path = "@PYAB@/search/bratko.py"
+    try:
+        open(path, "a").close()  # opened for writing, nothing written
+        return "LEAK writable " + path
+    except OSError as e:
         return "blocked " + type(e).__name__''',
     "read pyab's command line": '''
     try:

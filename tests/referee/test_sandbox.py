@@ -100,7 +100,8 @@ def run(route: str, prog: Path, *opts: str, cwd: Path, sandbox: str = "",
 def write_probe(name: str, student: Path, other: Path, listener: Listener, token: str) -> Path:
     prog = student / "student.py"
     prog.write_text(probe_text(name, OTHER=str(other), PORT=str(listener.port), SECRET=SECRET,
-                               TOKEN=token, PPID_MARK="-m pyab check"), encoding="utf-8")
+                               TOKEN=token, PPID_MARK="-m pyab check", PYAB=str(ROOT / "pyab")),
+                    encoding="utf-8")
     return prog
 
 
@@ -194,7 +195,7 @@ def test_planted_modules_reach_no_later_student(route, place, tmp_path):
 
 
 PLAIN_LEAKS = ["read /etc/passwd", "environment secret", "network to 127.0.0.1",
-               "import pyab.search", "read pyab's command line",
+               "import pyab.search", "read pyab's command line", "change pyab's own files",
                "read and change another student's folder"]
 
 
