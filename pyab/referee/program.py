@@ -26,11 +26,9 @@ from typing import Any
 from ..errors import ProgramError
 from ..result import Result
 from .child import PROLOG_CHILD_EXIT, Child, escape
+from .sandbox import LIMITS as UNTRUSTED_DEFAULTS  # limits an --untrusted run gets unless told
 
 __all__ = ["PrologProgram", "UNTRUSTED_DEFAULTS"]
-
-
-from .sandbox import LIMITS as UNTRUSTED_DEFAULTS  # limits an --untrusted run gets unless told
 
 QUESTIONS = ("moves", "staticval", "max_to_move")
 
