@@ -170,12 +170,13 @@ class Sandbox:
     """One submission's confinement (see the module docstring).
 
     ``folder`` is the submission's folder (copied); ``ship`` files pyab's
-    child code needs, copied read-only: :meth:`shipped` gives their paths
-    as the program sees them.  :meth:`command` wraps an argv; :meth:`env`
+    child code needs, copied read-only, each a path (kept by its name) or a
+    (path, relative name) pair (for files that find each other by relative
+    paths): :meth:`shipped` gives their paths as the program sees them.  :meth:`command` wraps an argv; :meth:`env`
     is the environment to start it with; :meth:`cleanup` removes the copy.
     """
 
-    def __init__(self, folder: str | os.PathLike, *, ship: tuple[str, ...] = (),
+    def __init__(self, folder: str | os.PathLike, *, ship: tuple[str | tuple[str, str], ...] = (),
                  kind: str | None = None, probe: bool = False):
         self.folder = Path(folder).resolve()
         if str(self.folder) in ("/",) + SYSTEM or not self.folder.is_dir():
@@ -192,11 +193,14 @@ class Sandbox:
                 _copy(self.folder, self.work)
             self.helpers.mkdir(mode=0o755)
             self._shipped = {}
-            for f in ship:
-                target = self.helpers / Path(f).name
-                shutil.copyfile(f, target)
+            for item in ship:
+                source, name = item if isinstance(item, tuple) else (item, Path(item).name)
+                target = self.helpers / name
+                for d in reversed(target.relative_to(self.helpers).parents[:-1]):
+                    (self.helpers / d).mkdir(mode=0o755, exist_ok=True)
+                shutil.copyfile(source, target)
                 os.chmod(target, 0o644)
-                self._shipped[Path(f).name] = str(target)
+                self._shipped[name] = str(target)
             if os.geteuid() == 0:  # the child runs as nobody: its copy is nobody's
                 for dirpath, dirs, names in os.walk(self.work):
                     for n in [dirpath, *(os.path.join(dirpath, x) for x in dirs + names)]:
