@@ -228,7 +228,10 @@ class Child:
                 sandbox.cleanup()
             raise ProgramError(f"cannot start {self.argv[0]}: {err.strerror or err}", "crash") from None
         self.pgid = self.proc.pid  # start_new_session: the child leads its own group
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all PIPE
+        self._pipes = (stdin, stdout, stderr)
+        for f in self._pipes:
             os.set_blocking(f.fileno(), False)
         with _LIVE_LOCK:
             _LIVE.add(self)
@@ -256,7 +259,7 @@ class Child:
         if isinstance(obj, dict) and "root" in obj:
             self.restart_clock()
         data = (json.dumps(obj, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
-        fd = self.proc.stdin.fileno()
+        fd = self._pipes[0].fileno()
         deadline, why = self._next_deadline()
         if deadline is None:
             deadline, why = time.monotonic() + WRITE_GRACE, "write"
@@ -321,7 +324,7 @@ class Child:
             raise bad("a line that is not JSON") from None
 
     def _read_some(self) -> None:
-        out, err = self.proc.stdout.fileno(), self.proc.stderr.fileno()
+        out, err = self._pipes[1].fileno(), self._pipes[2].fileno()
         while True:
             wait = None
             deadline, why = self._next_deadline()
@@ -406,7 +409,7 @@ class Child:
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
             pass
         self._drain_stderr()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for f in self._pipes:
             try:
                 f.close()
             except OSError:
