@@ -157,6 +157,8 @@ def load(spec: str) -> Callable:
             raise ValueError(f"--python {spec!r}: no file {target}")
         sys.path.insert(0, str(path.resolve().parent))  # its own imports, as when run as a script
         mod_spec = importlib.util.spec_from_file_location(f"pyab_user_{path.stem}", path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise ValueError(f"--python {spec!r}: {target} is not a Python file")
         module = importlib.util.module_from_spec(mod_spec)
         sys.modules[mod_spec.name] = module
         mod_spec.loader.exec_module(module)
