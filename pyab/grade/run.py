@@ -16,7 +16,6 @@ it names no grader path and nothing of another submission.
 
 from __future__ import annotations
 
-import inspect
 import math
 import random
 import shlex
@@ -115,10 +114,11 @@ def program_file(grader: Grader, submission: str | Path) -> Path:
 
 
 def _route(grader: Grader, program: Path, entry: str, algorithm: str) -> Any:
-    """The route to the submission; ``untrusted`` is passed on to every
-    route that takes it (the sandbox lives in the routes' child)."""
+    """The route to the submission; ``untrusted`` is passed on (every
+    route then runs its child in the operating-system sandbox)."""
     from ..referee import ExecRoute, PrologRoute, PythonRoute
-    kw: dict[str, Any] = {"timeout": grader.timeout, "memory_mb": grader.memory}
+    kw: dict[str, Any] = {"timeout": grader.timeout, "memory_mb": grader.memory,
+                          "untrusted": grader.untrusted}
     cls: Any
     args: tuple
     if grader.route == "python":
@@ -127,8 +127,6 @@ def _route(grader: Grader, program: Path, entry: str, algorithm: str) -> Any:
         cls, args = ExecRoute, (grader.entry.replace("{file}", shlex.quote(str(program))),)
     else:
         cls, args = PrologRoute, (str(program), algorithm)
-    if "untrusted" in inspect.signature(cls.__init__).parameters:
-        kw["untrusted"] = grader.untrusted
     route = cls(*args, **kw)
     route.label = "yours"  # what the student reads names no path
     return route
@@ -139,10 +137,12 @@ def _replay_program(grader: Grader, program: Path, entry: str) -> list[str]:
     name = program.name
     if grader.route == "python":
         words = ["--python", f"{name}:{entry}"]
-        return words + (["--interface", grader.interface] if grader.interface != "pyab" else [])
-    if grader.route == "exec":
-        return ["--exec", grader.entry.replace("{file}", name)]
-    return ["--program", name] + (["--untrusted"] if grader.untrusted else [])
+        words += ["--interface", grader.interface] if grader.interface != "pyab" else []
+    elif grader.route == "exec":
+        words = ["--exec", grader.entry.replace("{file}", name)]
+    else:
+        words = ["--program", name]
+    return words + (["--untrusted"] if grader.untrusted else [])
 
 
 # -- groups --------------------------------------------------------------------

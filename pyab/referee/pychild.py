@@ -41,6 +41,11 @@ class PyabGame:
 
     def __init__(self, ask: Ask, depth: Any = None, agents: Any = None):
         self._ask, self.depth, self.agents = ask, depth, agents
+        # A node's side never changes during a search, and the referee
+        # records moves and staticval, not max_to_move: asking it once a
+        # node saves a round trip per repeat (the slides' mirror asks it
+        # about 1.6 times a node).
+        self._max: dict[Any, bool] = {}
 
     def children(self, node: Any) -> list:
         """The children of ``node`` in order (moves/2); [] for a leaf."""
@@ -48,7 +53,15 @@ class PyabGame:
 
     def is_max(self, node: Any) -> bool:
         """True when MAX is to move at ``node`` (max_to_move/1)."""
-        return bool(self._ask("max_to_move", node))
+        try:
+            return self._max[node]
+        except (KeyError, TypeError):  # TypeError: a node that cannot be a key (asked each time)
+            answer = bool(self._ask("max_to_move", node))
+        try:
+            self._max[node] = answer
+        except TypeError:
+            pass
+        return answer
 
     def value(self, node: Any) -> Any:
         """The static value of the leaf ``node`` (staticval/2)."""
@@ -63,6 +76,7 @@ class AimaGame:
 
     def __init__(self, ask: Ask, initial: str, depth: Any = None, agents: Any = None):
         self._ask, self.initial, self.depth, self.agents = ask, initial, depth, agents
+        self._max: dict[Any, str] = {}  # the side of a node, asked once (see PyabGame)
 
     def actions(self, state: Any) -> list:
         return list(self._ask("moves", state))
@@ -74,7 +88,15 @@ class AimaGame:
         return not self._ask("moves", state)
 
     def to_move(self, state: Any) -> str:
-        return "MAX" if self._ask("max_to_move", state) else "MIN"
+        try:
+            return self._max[state]
+        except (KeyError, TypeError):
+            side = "MAX" if self._ask("max_to_move", state) else "MIN"
+        try:
+            self._max[state] = side
+        except TypeError:
+            pass
+        return side
 
     def utility(self, state: Any, player: Any) -> Any:
         v = self._ask("staticval", state)
@@ -95,6 +117,17 @@ class Invalid(Exception):
     """The user's function returned something of the wrong shape."""
 
 
+def _framework() -> Any:
+    """pyab.referee.cs188_framework; in the sandbox, where this file runs
+    as a shipped script, the copy shipped beside it."""
+    try:
+        from . import cs188_framework
+    except ImportError:  # no parent package: a script
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import cs188_framework  # type: ignore[no-redef]
+    return cs188_framework
+
+
 def _takes(func: Callable, name: str) -> bool:
     import inspect
     try:
@@ -113,8 +146,7 @@ def call(func: Callable, interface: str, ask: Ask, root: str, alpha: Any, beta: 
     job = job or {}
     depth, agents = job.get("depth"), job.get("agents")
     if interface == "cs188":
-        from .cs188_framework import call_agent
-        return call_agent(func, ask, job), None
+        return _framework().call_agent(func, ask, job), None
     if interface == "aima":
         return func(root, AimaGame(ask, root, depth, agents)), None
     extra = {k: v for k, v in (("depth", depth), ("agents", agents))
@@ -129,7 +161,8 @@ def describe(err: BaseException) -> str:
     """``ExcType: message (at FILE:LINE in FUNC)`` with the last frame of
     the traceback outside pyab itself: the user's code."""
     frames = traceback.extract_tb(err.__traceback__)
-    here = str(Path(__file__).resolve().parent.parent)
+    # pyab's files; a shipped copy (--untrusted) is alone in its folder
+    here = str(Path(__file__).resolve().parent.parent if __package__ else Path(__file__).resolve())
     user = [f for f in frames if not str(Path(f.filename).resolve()).startswith(here)] or frames
     where = ""
     if user:
@@ -155,6 +188,8 @@ def load(spec: str) -> Callable:
             raise ValueError(f"--python {spec!r}: no file {target}")
         sys.path.insert(0, str(path.resolve().parent))  # its own imports, as when run as a script
         mod_spec = importlib.util.spec_from_file_location(f"pyab_user_{path.stem}", path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise ValueError(f"--python {spec!r}: {target} is not a Python file")
         module = importlib.util.module_from_spec(mod_spec)
         sys.modules[mod_spec.name] = module
         mod_spec.loader.exec_module(module)
@@ -193,8 +228,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     if interface == "cs188":  # util, game, pacman: the framework's, before the user's import
-        from .cs188_framework import prepare
-        prepare()
+        _framework().prepare()
     wire_in = sys.stdin
     wire_out = sys.stdout
     sys.stdout = sys.stderr  # what the user's code prints stays off the wire
@@ -215,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         put({"error": str(err), "kind": "refused"})
         return 1
     except BaseException as err:  # the user's module failed to import
+        traceback.print_exception(err, file=sys.stderr)  # the program's own stderr keeps it
         put({"error": f"importing {argv[0]} {describe(err)}", "kind": "crash"})
         return 1
 
@@ -237,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             put({"error": str(err), "kind": "invalid"})
             continue
         except BaseException as err:
+            traceback.print_exception(err, file=sys.stderr)
             put({"error": describe(err), "kind": "crash"})
             continue
         put({"best": _wire(best), "value": _wire(value)})

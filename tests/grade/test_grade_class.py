@@ -152,7 +152,7 @@ def test_feedback_a_student_can_use(graded):
     assert "never generated:" in one
     replay = one.split("replay it:\n", 1)[1]
     assert "pyab check counterexample.tree --python multiAgents.py:AlphaBetaAgent --interface " \
-           "cs188 --algorithm strict-cut --depth 4 --agents 2 --compare generated" in replay
+           "cs188 --untrusted --algorithm strict-cut --depth 4 --agents 2 --compare generated" in replay
 
 
 def test_replay_command_reproduces_the_failure(graded, tmp_path):
