@@ -54,10 +54,10 @@ With --python or --exec (and --program with --compare or --keep-going) the
 sides are "reference (ALGORITHM)" (pyab's mirror) and "yours (PROGRAM)"; the
 first disagreement is shrunk to a small tree, saved, and printed with a
 replay command.  Exit 3 when your program crashes or answers nonsense.
-See docs/referee.md.
+See `pyab docs referee`.
   pyab check --random 200 --program student.pl --untrusted --timeout 5 --json
                                                             grade a student's program
-                                                            (docs/grading.md)""")
+                                                            (pyab docs grading)""")
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
