@@ -41,18 +41,19 @@
 
 %!  read_tree(+File, -Facts) is det.
 %
+%   File is a file name or a specification such as
+%   library('pyab/examples/slides.tree').
 %   Facts are the clauses of File's tree, as `pyab facts FILE` writes them:
 %   tree/2 for inner nodes, staticval/2, min_to_move/1, max_to_move/1 (each
 %   in tree order: depth-first, parents before children), and the slides'
 %   bridge (moves(Pos, Moves) :- tree(Pos, Moves)).
-%   @error syntax_error(Message) with the file, line and column.
+%   @error syntax_error(Message) with the file, line and column;
+%   existence_error(source_sink, File) when there is no such file.
 
-read_tree(File, Facts) :-
-    must_be(atomic, File),
-    catch(read_file_to_codes(File, Bytes, [encoding(octet)]),
-          error(E, _),
-          ( message_to_codes_(E, Why),
-            throw(error(syntax_error(Why), file(File, 0, 0, 0))) )),
+read_tree(Spec, Facts) :-
+    absolute_file_name(Spec, Path, [access(read)]),
+    (   atomic(Spec) -> File = Spec ; File = Path ),
+    read_file_to_codes(Path, Bytes, [encoding(octet)]),
     (   utf8_(Bytes, Codes0)
     ->  true
     ;   throw(error(syntax_error('not UTF-8 text'), file(File, 0, 0, 0)))
@@ -60,10 +61,6 @@ read_tree(File, Facts) :-
     (   Codes0 = [0xFEFF|Codes1] -> true ; Codes1 = Codes0 ),
     newlines_(Codes1, Codes),
     codes_tree_(Codes, File, Facts).
-
-message_to_codes_(existence_error(_, _), 'cannot read: No such file or directory') :- !.
-message_to_codes_(permission_error(_, _, _), 'cannot read: Permission denied') :- !.
-message_to_codes_(E, Why) :- format(atom(Why), 'cannot read: ~q', [E]).
 
 %!  text_tree(+Text, +Source, -Facts) is det.
 %
