@@ -6,7 +6,7 @@ beside the package's files; see pyab/resources.py); the version and the
 licence (set here, neither old nor new setuptools warns: the table form of
 ``project.license`` is deprecated from setuptools 77, the string form unknown
 before it, and ``[tool.setuptools]`` is "beta" before 68); and the optional C
-extensions pyab._cscan and pyab._cload."""
+extensions pyab.dsl._cscan and pyab.prolog._cload."""
 
 import re
 from pathlib import Path
@@ -20,7 +20,7 @@ VERSION = re.search(r'^__version__ = "([^"]+)"', Path(__file__).with_name("pyab"
 # here: setuptools treats every directory as a package, and a coming version
 # leaves out the files of a folder that is not listed.
 DATA = {"pyab._prolog": "prolog", "pyab._examples": "examples", "pyab._docs": "docs"}
-FILES = {"pyab._prolog": ["*.pl", "*.json"],
+FILES = {"pyab._prolog": ["*.pl", "*.json", "*.csv", "*.tsv"],
          "pyab._examples": ["*.tree", "*.pl", "*.md", "*.py", "*.js", "*.ipynb"],
          "pyab._docs": ["*.md", "*.json", "*.svg", "*.txt"]}
 # The plunit files that run outside the checkout (the others read
@@ -44,18 +44,18 @@ DATA_PACKAGES = data_packages()
 setup(
     packages=find_packages(include=["pyab", "pyab.*"]) + list(DATA_PACKAGES),
     package_dir=DATA,
-    package_data={"pyab": ["grammar.lark", "py.typed"], **DATA_PACKAGES},
+    package_data={"pyab": ["py.typed"], "pyab.dsl": ["grammar.lark"], **DATA_PACKAGES},
     version=VERSION,
     license="MIT",
-    # The compiled scanner of the DSL (pyab/_cscan.c, see pyab/dsl.py): optional,
+    # The compiled scanner of the DSL (pyab/dsl/_cscan.c, see pyab/dsl/reader.py): optional,
     # so that pyab installs without a C compiler and reads trees on its
     # pure-Python paths.
-    # The loader that asserts a fact tree's clauses from C (pyab/_cload.c, see
-    # pyab/prolog.py): optional too, and it needs neither SWI-Prolog's headers
+    # The loader that asserts a fact tree's clauses from C (pyab/prolog/_cload.c, see
+    # pyab/prolog/bridge.py): optional too, and it needs neither SWI-Prolog's headers
     # nor its library at build time (it takes the functions' addresses from
     # the library pyab starts); without it trees load with load_packed/3.
-    ext_modules=[Extension("pyab._cscan", ["pyab/_cscan.c"], optional=True,
+    ext_modules=[Extension("pyab.dsl._cscan", ["pyab/dsl/_cscan.c"], optional=True,
                            extra_compile_args=["-O2"]),
-                 Extension("pyab._cload", ["pyab/_cload.c"], optional=True,
+                 Extension("pyab.prolog._cload", ["pyab/prolog/_cload.c"], optional=True,
                            extra_compile_args=["-O2"])],
 )

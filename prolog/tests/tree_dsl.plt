@@ -1,5 +1,5 @@
 /*  Unit tests of library(pyab/tree_dsl) (prolog/tree_dsl.pl), pyab's tree
-    files read in plain SWI-Prolog.  tests/prolog/test_tree_dsl.py holds the
+    files read in plain SWI-Prolog.  tests/dsl/test_tree_dsl.py holds the
     reader to pyab's own on the corpus, the examples and fuzzed texts; these
     tests run wherever the file is installed: the checkout, the pack
     (?- pyab_test.) and the wheel.

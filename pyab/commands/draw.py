@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
                     f"(use .dot, .svg, .png, .pdf or .html, or --format)")
     if args.dpi is not None and fmt != "png":
         raise Error(f"--dpi sets the resolution of a PNG, not of {fmt}")
-    from ..trace import trace
+    from ..render.trace import trace
     tree = _common.load_tree(args.file)
     tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
         tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,

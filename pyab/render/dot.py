@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 from ..errors import Error
-from ..trace import Trace, _num
+from .trace import Trace, _num
 
 __all__ = ["dot", "render"]
 

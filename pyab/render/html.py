@@ -24,8 +24,8 @@ import json
 from html import escape
 from typing import Any
 
-from ..result import bound_text, json_number
-from ..trace import Trace, _num
+from ..result import json_number, value_words
+from .trace import Trace, _num
 from .svg import svg
 from .table import rows
 
@@ -318,7 +318,7 @@ def page(trace: Trace, title: str = "", delay_ms: int = 900) -> str:
            f"{how}. Result: GoodPos = {r.best if r.best is not None else '(none)'}, "
            f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}"
            + (f"; horizon (depth limit): {', '.join(r.horizon)}" if r.horizon else "")
-           + f". {bound_text(r)}.")
+           + f". {value_words(r)}.")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -13,8 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ..result import bound_text
-from ..trace import Trace, _num
+from ..result import value_words
+from .trace import Trace, _num
 from ..tree import Tree
 from .layout import layout
 
@@ -160,7 +160,7 @@ def svg(tree: Tree, trace: Trace | None = None, *, final: bool = True, element_i
     widths = _label_widths(tree, trace)
     width = max(x for x, _ in pos) * dx + 2 * MARGIN + max(dx, max(widths))
     height = max(d for _, d in pos) * DY + 2 * MARGIN + WINDOW_Y + R + (ROW if any(rows) else 0)
-    said = bound_text(trace.result) if final and trace is not None else ""
+    said = value_words(trace.result) if final and trace is not None else ""
     if said:  # whether the root's value is exact or a bound, under the tree
         height += 16
         width = max(width, len(said) * NAME_PX + 2 * MARGIN)
