@@ -123,6 +123,7 @@ newlines_([C|T0], [C|T]) :- newlines_(T0, T).
 %   --- the whole read -------------------------------------------------------
 
 codes_tree_(Codes, Source, Facts) :-
+    b_setval(tree_dsl_surrogates, false),
     catch(( tokens_(Codes, 1, 1, 0, Tokens0),
             poison_(Tokens0, Tokens),
             parse_(Tokens, Decl),
@@ -283,6 +284,10 @@ digit_(X) :- X >= 0'0, X =< 0'9.
 unquote_(Body, Name) :-
     unq_(Body, Codes),
     (   memberchk(0, Codes) -> throw(dsl_bad('a name cannot contain the NUL character')) ; true ),
+    (   member(C, Codes), C >= 0xD800, C =< 0xDFFF
+    ->  b_setval(tree_dsl_surrogates, true)     % only a quoted name can hold one
+    ;   true
+    ),
     atom_codes(Name, Codes).
 
 unq_([], []).
@@ -575,8 +580,8 @@ items_(Ts0, [I|Is], Ts) :-
     Ts1 = [T1|Ts2], peek_(T1),
     (   T1 = t(comma, _, _, _, _) -> items_(Ts2, Is, Ts) ; Is = [], Ts = Ts1 ).
 
-%   pyab's stack walk: pop a node; an inner node's children are pushed in
-%   order, so the last child is named next.
+%   pyab's walk (pyab/tree.py, nested_declarations): pre-order, so the
+%   declarations come in the order pyab checks them.
 dewey_([], E, E, V, V).
 dewey_([Name-Node|Stack], E0, E, V0, V) :-
     (   Node = list(Items)
@@ -584,8 +589,7 @@ dewey_([Name-Node|Stack], E0, E, V0, V) :-
         maplist(kid_name_(Name), Is, KidNames),
         findall(K-(1-1), member(K, KidNames), Kids),
         pairs_keys_values(Pushed, KidNames, Items),
-        reverse(Pushed, RevPushed),
-        append(RevPushed, Stack, Stack1),
+        append(Pushed, Stack, Stack1),
         dewey_(Stack1, [e(Name, 1-1, Kids)|E0], E, V0, V)
     ;   Node = leaf(Val, Pos),
         dewey_(Stack, E0, E, [v(Name, Val, Pos)|V0], V)
@@ -639,13 +643,11 @@ quick_ok_(decl(_, _, Edges, Values, Defined, Marks), Root) :-
     (   Defined == [] -> true
     ;   pairs_keys(Defined, DNames), unique_(DNames, DSet), DSet == All
     ),
-    \+ ( member(N, All), surrogate_(N) ),
+    b_getval(tree_dsl_surrogates, false),
     marks_agree_(Marks),
     reached_(Root, Edges, NAll).
 
 unique_(List, Set) :- sort(List, Set), length(List, N), length(Set, N).
-
-surrogate_(N) :- atom_codes(N, Cs), member(C, Cs), C >= 0xD800, C =< 0xDFFF, !.
 
 plain_values_ok_(Vs) :-
     \+ memberchk(inf(_), Vs),
@@ -736,6 +738,10 @@ checked_(decl(_Form, Side0, Edges, Values, Defined, Marks)) :-
 
 fmt_(M, F, A) :- format(atom(M), F, A).
 
+%   A place as pyab writes it in a message: LINE:COL, or elsewhere.
+place_text_(0-0, elsewhere) :- !.
+place_text_(L-C, At) :- format(atom(At), '~d:~d', [L, C]).
+
 %   where: Name -> first position; Where: names, newest first.
 seen_(Name, Pos, W0, W, S0, S) :-
     (   get_assoc(Name, W0, _) -> W = W0, S = S0 ; put_assoc(Name, W0, Pos, W), S = [Name|S0] ).
@@ -746,7 +752,7 @@ check_defined_(Defined, W0, W, Where) :-
 
 defined_(Name-Pos, W0-S0, W-[Name|S0]) :-
     (   get_assoc(Name, W0, First)
-    ->  fmt_(M, 'duplicate name ~q (first at ~w)', [Name, First]), throw_at_(M, Pos)
+    ->  place_text_(First, At), fmt_(M, 'duplicate name ~q (first at ~w)', [Name, At]), throw_at_(M, Pos)
     ;   put_assoc(Name, W0, Pos, W)
     ).
 
@@ -771,8 +777,9 @@ edge_(e(Name, Pos, Children), t(W0, S0, K0, P0), t(W, S, K, P)) :-
 child_(Parent, Child-CPos, t(W0, S0, P0), t(W, S, P)) :-
     seen_(Child, CPos, W0, W, S0, S),
     (   get_assoc(Child, P0, First-FPos)
-    ->  fmt_(M, '~q already has the parent ~q (at ~w): a node has one parent, so names must be unique',
-             [Child, First, FPos]),
+    ->  place_text_(FPos, At),
+        fmt_(M, '~q already has the parent ~q (at ~w): a node has one parent, so names must be unique',
+             [Child, First, At]),
         throw_at_(M, CPos)
     ;   put_assoc(Child, P0, Parent-CPos, P)
     ).
@@ -792,7 +799,8 @@ value_(v(Name, Value, Pos), t(W0, S0, V0), t(W, S, V)) :-
 
 %   Lone surrogates (from \uD800) are not Unicode characters.
 check_names_(Names, W) :-
-    (   member(N, Names), atom_codes(N, Cs), member(C, Cs), between(0xD800, 0xDFFF, C)
+    (   b_getval(tree_dsl_surrogates, true),
+        member(N, Names), atom_codes(N, Cs), member(C, Cs), between(0xD800, 0xDFFF, C)
     ->  get_assoc(N, W, P),
         fmt_(M, 'name ~q holds a lone surrogate (not a Unicode character)', [N]),
         throw_at_(M, P)
@@ -811,8 +819,9 @@ check_mixed_(Values, Vals) :-
     ),
     (   member(FN-FV-FP, Firsts), float(FV)
     ->  (   member(N2-V2-P2, Firsts), integer(V2), \+ exact_(V2)
-        ->  fmt_(M2, 'value of ~q is an integer a float cannot hold exactly, and the tree also has decimals (~q at ~w)',
-                 [N2, FN, FP]),
+        ->  place_text_(FP, At),
+            fmt_(M2, 'value of ~q is an integer a float cannot hold exactly, and the tree also has decimals (~q at ~w)',
+                 [N2, FN, At]),
             throw_at_(M2, P2)
         ;   true
         )
@@ -864,7 +873,8 @@ sides_(Order, Root, Kids, Side0, Marks, Sides) :-
 
 mark_check_(m(Name, Side, Pos), M0, M) :-
     (   get_assoc(Name, M0, First-FPos), First \== Side
-    ->  fmt_(Msg, '~q is marked ~w (at ~w) and ~w', [Name, First, FPos, Side]), throw_at_(Msg, Pos)
+    ->  place_text_(FPos, At),
+        fmt_(Msg, '~q is marked ~w (at ~w) and ~w', [Name, First, At, Side]), throw_at_(Msg, Pos)
     ;   put_assoc(Name, M0, Side-Pos, M)
     ).
 
