@@ -68,8 +68,9 @@ def test_the_corpus_and_the_examples(tmp_path):
 
 def test_fuzzed_texts(tmp_path):
     """Texts from the grammar (spaced out too), valid files edited at random,
-    flat texts around the fast paths, and random text over the DSL's alphabet:
-    the generators of test_fuzz_dsl.py, PYAB_FUZZ_EXAMPLES of each."""
+    flat texts around the fast paths, random text over the DSL's alphabet
+    (the generators of test_fuzz_dsl.py), random bytes and broken UTF-8:
+    PYAB_FUZZ_EXAMPLES of each."""
     texts: list[str] = []
     once = settings(max_examples=fuzz.N, deadline=None, database=None,
                     suppress_health_check=list(HealthCheck))
@@ -85,12 +86,18 @@ def test_fuzzed_texts(tmp_path):
         texts.append(text)
     spaced()
 
+    blobs = [text.encode("utf-8", "surrogatepass") for text in texts]
+    # random bytes, and UTF-8 broken on purpose: both refuse at 0:0, or read the same text
+    once(given(st.binary(max_size=300))(lambda data: blobs.append(data)))()
+    once(given(fuzz.edited(), st.sampled_from([b"\xff", b"\xc0\xaf", b"\xed\xa0\x80",
+                                               b"\xf4\x90\x80\x80", b"\xe2\x82", b"\xef\xbb\xbf"]))(
+        lambda text, junk: blobs.append(text.encode("utf-8", "surrogatepass") + junk)))()
     paths = []
-    for i, text in enumerate(texts):
+    for i, blob in enumerate(blobs):
         path = tmp_path / f"fuzz{i}.tree"
-        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        path.write_bytes(blob)
         paths.append(path)
-    assert len(paths) >= 5 * fuzz.N
+    assert len(paths) >= 6 * fuzz.N
     assert disagreements(paths, tmp_path) == []
 
 
