@@ -101,6 +101,16 @@ def test_fuzzed_texts(tmp_path):
     assert disagreements(paths, tmp_path) == []
 
 
+def test_from_the_checkout_with_prolog_on_the_library_path():
+    """docs/prolog.md: no pack, prolog/ on the library path, a .tree file in
+    the current folder, in plain swipl."""
+    query = ("use_module(library(tree_dsl)), load_tree('slides.tree'), [library(alphabeta)], "
+             "alphabeta(a, -inf, inf, G, V), format('~w ~w~n', [G, V]), halt")
+    done = subprocess.run(["swipl", "-p", "library=../prolog", "-q", "-g", query],
+                          cwd=ROOT / "examples", capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["b", "3"], done.stdout + done.stderr
+
+
 def test_a_wrong_place_is_caught(tmp_path):
     """The comparison sees a place that differs by one column: a text that
     pyab refuses at 1:13 compared with a claimed 1:12."""
