@@ -86,7 +86,7 @@ $(VENV)/.bench: pyproject.toml
 # referee's child are pyab's own and stay out.  tests/test_package.py installs
 # the pack in a throwaway pack folder; docs/prolog.md is its manual.
 PACK_DIR ?= build/pack/pyab
-PACK_TESTS := alphabeta.plt variants.plt tree_dsl.plt
+PACK_TESTS := alphabeta.plt variants.plt tree_dsl.plt   # as setup.py's INSTALLED_TESTS
 pack:
 	@rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)/prolog/pyab/examples $(PACK_DIR)/prolog/pyab/tests
 	cp pack.pl $(PACK_DIR)/

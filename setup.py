@@ -25,7 +25,8 @@ FILES = {"pyab._prolog": ["*.pl", "*.json", "*.csv", "*.tsv"],
          "pyab._docs": ["*.md", "*.json", "*.svg", "*.txt"]}
 # The plunit files that run outside the checkout (the others read
 # tests/vectors/, which is not installed): `swipl -g run_tests -t halt
-# .../_prolog/tests/all.pl` runs them from a wheel.
+# .../_prolog/tests/all.pl` runs them from a wheel.  The pack ships the same
+# (the Makefile's PACK_TESTS; tests/test_package.py holds the two equal).
 INSTALLED_TESTS = ["all.pl", "alphabeta.plt", "variants.plt", "tree_dsl.plt"]
 
 

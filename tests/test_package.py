@@ -28,6 +28,10 @@ UNSET = ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")
 # What setuptools prints when the packaging is going wrong: "Package would be
 # ignored" blocks, deprecations, "WARNING ..." lines.
 WARNING = re.compile(r"warning|deprecat|would be ignored", re.I)
+# The plunit files the wheel carries (setup.py); the pack carries the same
+# .plt files (the Makefile's PACK_TESTS).
+INSTALLED_TESTS = sorted(json.loads(re.search(r"^INSTALLED_TESTS = (\[.*?\])", (ROOT / "setup.py").read_text(),
+                                              re.M).group(1)))
 
 
 def run(cmd: list[str], cwd: Path, stdin: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -174,6 +178,8 @@ def test_the_wheel_runs_its_plunit_tests(installed):
     venv = str(bin_.parent)
     for key in ("prolog", "examples", "docs", "tests", "tree_dsl"):
         assert found[key].startswith(venv) and Path(found[key]).exists(), (key, found[key])
+    shipped = sorted(p.name for p in Path(found["tests"]).parent.iterdir() if p.suffix in (".pl", ".plt"))
+    assert shipped == INSTALLED_TESTS
     tests = swipl("-g", "run_tests", "-t", "halt", found["tests"], timeout=300)
     assert tests.returncode == 0, tests.stderr[-3000:]
     passed = re.search(r"All (\d+) tests passed", tests.stderr)
@@ -234,7 +240,9 @@ def test_the_swi_prolog_pack_installs_and_answers(tmp_path):
                           timeout=60)
     assert read.stdout.split() == ["b", "3"], read.stdout + read.stderr
 
-    # the pack's own tests
+    # the pack's own tests: the same files as the wheel's
+    shipped = sorted(p.name for p in (packs / "pyab" / "prolog" / "pyab" / "tests").iterdir())
+    assert shipped == [name for name in INSTALLED_TESTS if name.endswith(".plt")]
     tests = swipl("-g", f"{attach}, use_module(library(pyab/pyab_test)), pyab_test, halt",
                   "-t", "halt(1)", timeout=300)
     assert tests.returncode == 0, tests.stderr[-3000:]
