@@ -29,6 +29,7 @@ of the query).
 :- use_module(state).
 :- use_module(observe).
 :- use_module(store).
+:- use_module(entry).
 
                  /*******************************
                  *         THE REGISTRY         *
@@ -85,19 +86,8 @@ registry_row_(Row) :-
     json_get_(Row, "entry", Entry),
     atom_string(Name, NameS),
     atom_string(File, FileS),
-    term_string(Goal, Entry, [variable_names(Bindings)]),
-    must_be(callable, Goal),
-    Args = e(Root, Alpha, Beta, Depth, Best, Val),
-    Known = ['Root'=Root, 'Alpha'=Alpha, 'Beta'=Beta, 'Depth'=Depth,
-             'Best'=Best, 'Val'=Val],
-    maplist(entry_variable_(Name, Known), Bindings),
+    entry_goal(Entry, Args, Goal),
     assertz(algorithm_(Name, File, Entry, Args-Goal)).
-
-entry_variable_(Name, Known, Var=V) :-
-    (   memberchk(Var=V, Known)
-    ->  true
-    ;   domain_error(pyab_entry_variable, Name:Var)
-    ).
 
 :- prolog_load_context(directory, Dir),
    absolute_file_name('../algorithms.json', File, [relative_to(Dir)]),  % not library(filesex): its loading cost 0.05 s

@@ -3,7 +3,6 @@ Python children (no Prolog), and the entry-goal table of the Prolog route."""
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 
@@ -11,7 +10,6 @@ import pytest
 
 from pyab.errors import ProgramError
 from pyab.referee.child import CAP, Child, escape
-from tests.conftest import PROLOG
 
 
 def child(code: str, **kw) -> Child:
@@ -94,7 +92,7 @@ def test_close_kills_the_whole_group(tmp_path):
     mark = tmp_path / "late"
     code = (f"import subprocess; subprocess.Popen(['sh', '-c', 'sleep 1; touch {mark}']); "
             "import time; time.sleep(30)")
-    with child(code) as c:
+    with child(code):
         time.sleep(0.3)
     time.sleep(1.5)
     assert not mark.exists()
@@ -104,7 +102,7 @@ def test_a_grandchild_that_leaves_the_group_is_killed_too(tmp_path):
     mark = tmp_path / "late"
     code = (f"import subprocess; subprocess.Popen(['setsid', 'sh', '-c', 'sleep 1; touch {mark}']); "
             "import time; time.sleep(30)")
-    with child(code) as c:
+    with child(code):
         time.sleep(0.3)
     time.sleep(1.5)
     assert not mark.exists()

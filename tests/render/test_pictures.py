@@ -5,7 +5,6 @@ say what was expected, trees equal by content, Graphviz options."""
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import stat
