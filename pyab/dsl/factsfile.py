@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NoReturn
 
 from ..errors import DSLError
 from ..tree import Tree, TreeError, build
@@ -57,7 +58,7 @@ class _Reader:
             if m is None:
                 self.fail(f"unexpected character {text[pos]!r}", pos)
             if m.lastgroup != "space":
-                self.tokens.append((m.lastgroup, m.group(), pos))  # type: ignore[arg-type]
+                self.tokens.append((str(m.lastgroup), m.group(), pos))
             pos = m.end()
         self.tokens.append(("eof", "", len(text)))
         self.i = 0
@@ -66,7 +67,7 @@ class _Reader:
         line = self.text.count("\n", 0, offset) + 1
         return line, offset - (self.text.rfind("\n", 0, offset) + 1) + 1
 
-    def fail(self, message: str, offset: int):
+    def fail(self, message: str, offset: int) -> NoReturn:
         raise DSLError(message, self.source, *self.place(offset), self.lines)
 
     def peek(self) -> tuple[str, str, int]:
@@ -94,7 +95,7 @@ class _Reader:
             except Bad as bad:
                 self.fail(bad.message, offset)
         self.take("atom")  # raises, naming what was found
-        raise AssertionError
+        raise AssertionError("take() raised")
 
     def number(self) -> int | float:
         _, text, offset = self.take("number")
@@ -106,7 +107,6 @@ class _Reader:
             return float(text) if any(c in text for c in ".eE") else int(text)
         except ValueError:  # more digits than Python converts
             self.fail(f"integer too large ({len(text.lstrip('-'))} digits)", offset)
-            raise AssertionError
 
     def clause(self, edges: list, values: list, sides: list) -> None:
         kind, text, offset = self.peek()

@@ -365,7 +365,7 @@ def dump(tree: Tree, form: str = "nested") -> str:
         i = item
         label = marks[i] + quote(names[i])
         if values[i] is not None:
-            label += f" = {number_text(values[i])}"  # type: ignore[arg-type]
+            label += f" = {number_text(values[i])}"
         if not kids[i]:
             parts.append(label)
             continue
