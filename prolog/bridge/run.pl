@@ -1,6 +1,7 @@
 :- module(pyab_run,
           [ solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             solve_deferred/10,  % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, +Key, -Out
+            solve_packed/11,    % +Tree, +Prog, +File, +Alg, +Names, +Shape, +Root, +Alpha, +Beta, +Opts, -Out
             deferred_answer/2,  % +Key, -Out
             deferred_free/1,    % +Key
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
@@ -118,6 +119,23 @@ solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out) :-
     !,
     answer_(Tree, Best, Val, Record, Out).
 solve(_, _, _, _, _, _, _, _, "fail").
+
+%!  solve_packed(+Tree, +Prog, +File, +Alg, +Names, +Shape, +RootS, +AlphaS, +BetaS, +Opts, -Out) is det.
+%
+%   load_packed/3, solve/9 and recycle/1 in one call, for a tree searched
+%   once (pyab check on random trees): the call from Python, not the
+%   search, was most of such a check's cost (five calls a tree, about
+%   50 us each, against a search of about 11 us).  Out is solve/9's
+%   answer.  Whatever the load or the search throws drops Tree first, so
+%   nothing stays half-loaded; after the answer Tree is emptied for the
+%   next tree (recycle/1, or dropped when it cannot be: claiming the name
+%   again then makes it afresh).
+
+solve_packed(Tree, Prog, File, Alg, Names, Shape, RootS, AlphaS, BetaS, OptsS, Out) :-
+    load_packed(Tree, Names, Shape),
+    catch(solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out),
+          E, (drop(Tree), throw(E))),
+    ignore(recycle(Tree)).
 
 %!  solve_deferred(+Tree, +Prog, +File, +Alg, +RootS, +AlphaS, +BetaS, +Opts, +Key, -Out) is semidet.
 %
