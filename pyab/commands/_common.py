@@ -86,7 +86,9 @@ def add_algorithm(p: argparse.ArgumentParser, also: tuple[str, ...] = ()) -> Non
 def add_search(p: argparse.ArgumentParser) -> None:
     """FILE and the options of one search: engine, algorithm, depth, window,
     timeout (solve, trace, show, draw)."""
-    p.add_argument("file", metavar="FILE", help="a .tree file, a facts file (.pl, as pyab facts writes; read, never run), or - for standard input")
+    p.add_argument("file", metavar="FILE",
+                   help="a .tree file, a facts file (.pl, as pyab facts writes; read, never run), "
+                        "or - for standard input")
     p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
                    help="prolog (default): SWI-Prolog, observed; python: the mirror")
     add_algorithm(p)
