@@ -22,8 +22,8 @@
     How the places match pyab's (an LALR parser): a syntax error is named
     at the first token that cannot continue the text; a bad quoted name or
     a too-long integer is named at its own token, but only once the token
-    after it is one the parser's merged state reads ahead on (QUOTED_NEXT,
-    NUMBER_NEXT below); before that, the next token's own error wins.
+    after it is one the parser's merged state reads ahead on (next_/2
+    below); otherwise the next token's own error wins.
     The checks of a whole tree run in pyab's order (pyab/tree.py, build).
 */
 
