@@ -83,17 +83,24 @@ $(VENV)/.bench: pyproject.toml
 	$(BIN)/pip install -q --no-deps 'aima3==1.0.11'
 	@touch $@
 
-# The SWI-Prolog pack (pack.pl): the algorithm programs as plain files under
-# prolog/pyab/, so `[library(pyab/alphabeta)]` loads the slides' program after
-# pack_install.  The bridge, the referee's child and the plunit tests are pyab's
-# own and stay out.  tests/test_package.py installs it in a throwaway pack folder.
+# The SWI-Prolog pack (pack.pl): the algorithm programs and
+# library(pyab/tree_dsl) as plain files under prolog/pyab/, so
+# `[library(pyab/alphabeta)]` loads the slides' program after pack_install;
+# the example trees under prolog/pyab/examples/ (library(pyab/examples/slides));
+# the plunit files that run outside a checkout under prolog/pyab/tests/, run by
+# `?- use_module(library(pyab/pyab_test)), pyab_test.`  The bridge and the
+# referee's child are pyab's own and stay out.  tests/test_package.py installs
+# the pack in a throwaway pack folder; docs/prolog.md is its manual.
 PACK_DIR ?= build/pack/pyab
+PACK_TESTS := alphabeta.plt variants.plt tree_dsl.plt   # as setup.py's INSTALLED_TESTS
 pack:
-	@rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)/prolog/pyab $(PACK_DIR)/examples
+	@rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)/prolog/pyab/examples $(PACK_DIR)/prolog/pyab/tests
 	cp pack.pl $(PACK_DIR)/
 	cd prolog && find . -name '*.pl' ! -name 'pyab_bridge.pl' ! -path './bridge/*' \
 	  ! -path './tests/*' ! -path './referee/*' -exec cp --parents {} $(abspath $(PACK_DIR))/prolog/pyab/ \;
-	cp examples/slides.pl $(PACK_DIR)/examples/
+	cp $(addprefix prolog/tests/,$(PACK_TESTS)) $(PACK_DIR)/prolog/pyab/tests/
+	cp examples/*.pl examples/*.tree $(PACK_DIR)/prolog/pyab/examples/
+	cp -r examples/courses $(PACK_DIR)/prolog/pyab/examples/
 	@echo "pack in $(PACK_DIR)"
 
 clean:

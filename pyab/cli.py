@@ -13,7 +13,7 @@ import sys
 
 # Command modules, in the order `pyab --help` lists them.
 COMMANDS = ["solve", "check", "facts", "repl", "trace", "show", "draw", "variants", "experiment", "game",
-            "examples"]
+            "examples", "where", "docs"]
 
 DESCRIPTION = """\
 Run Bratko's alpha-beta program (the course slides' alphabeta/5) in

@@ -17,7 +17,7 @@ slides' GoodPos), the value (Val), the leaves whose static value was
 read, and the subtrees cut off.  The prolog engine runs the real
 program in SWI-Prolog and observes it; python runs the mirror.  With
 --program/--python/--exec your own implementation searches instead,
-observed by pyab through the questions it asks (docs/referee.md).""",
+observed by pyab through the questions it asks (pyab docs referee).""",
         epilog="examples:\n  pyab solve examples/slides.tree --alpha 3 --beta 10 --json\n"
                "  pyab solve examples/slides.tree --python examples/referee/slides_alphabeta.py:alphabeta",
         formatter_class=argparse.RawDescriptionHelpFormatter)

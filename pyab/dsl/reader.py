@@ -293,9 +293,14 @@ def _expected(names: Any) -> str:
 
 
 def load(path: str | Path) -> Tree:
-    """Read and parse a ``.tree`` file (UTF-8); ``-`` reads standard input."""
+    """Read and parse a ``.tree`` file (UTF-8); ``-`` reads standard input.
+    A ``.pl`` file is a facts file (``pyab facts`` output), read without
+    running it (:mod:`pyab.dsl.factsfile`)."""
     from ..api import expect_path
     expect_path(path, "pyab.load")
+    if str(path).endswith(".pl"):
+        from . import factsfile
+        return factsfile.load(path)
     if str(path) == "-":
         import sys
         return parse(sys.stdin.read(), "<stdin>")
