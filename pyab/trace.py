@@ -242,6 +242,14 @@ class Trace:
             out[self.tree.root] = self.result.value
         return out
 
+    def called(self) -> dict[str, tuple[Number, Number]]:
+        """The window each node was called with (its first call), where observed."""
+        out: dict[str, tuple[Number, Number]] = {}
+        for s in self.steps:
+            if s.kind == "call" and s.alpha is not None and s.node not in out:
+                out[s.node] = (s.alpha, s.beta)  # type: ignore[assignment]
+        return out
+
     def windows(self) -> dict[str, tuple[Number, Number]]:
         """Each node's final window, where observed: the window it was
         called with, as newbounds/6 last left it inside that node."""
