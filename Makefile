@@ -20,8 +20,8 @@ setup: debs $(STAMP)
 # SWI-Prolog (the engine), Graphviz (`pyab draw -o X.dot` laid out), librsvg's
 # rsvg-convert (`pyab draw -o X.png|.pdf`: the SVG picture rasterised) and
 # poppler-utils (pdftotext: the tests read a PDF picture's labels); and a C
-# compiler with Python's headers, for the compiled DSL scanner (pyab/_cscan.c)
-# and the compiled loader (pyab/_cload.c): optional for users, built and
+# compiler with Python's headers, for the compiled DSL scanner (pyab/dsl/_cscan.c)
+# and the compiled loader (pyab/prolog/_cload.c): optional for users, built and
 # tested here; python3-dev only when $(PYTHON) is Debian's own and its headers
 # are missing.
 PY_HEADERS := $(shell $(PYTHON) -c "import os, sysconfig; print(int(os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))" 2>/dev/null)
@@ -52,14 +52,14 @@ chromium:
 # alpha_beta_search: the package declares Python < 3.11 and pulls in
 # TensorFlow and friends, but its games module needs only numpy (a test
 # extra), so it is installed without its declared dependencies.
-$(STAMP): pyproject.toml setup.py pyab/_cscan.c pyab/_cload.c
+$(STAMP): pyproject.toml setup.py pyab/dsl/_cscan.c pyab/prolog/_cload.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -e '.[test]'
 	$(BIN)/pip install -q --no-deps --ignore-requires-python aima==2024.9.28
-	@$(BIN)/python -c "import pyab._cscan" 2>/dev/null || { \
-	  echo "the compiled scanner pyab/_cscan.c was not built (a C compiler and Python's headers are needed)"; exit 1; }
-	@$(BIN)/python -c "import pyab._cload" 2>/dev/null || { \
-	  echo "the compiled loader pyab/_cload.c was not built (a C compiler and Python's headers are needed)"; exit 1; }
+	@$(BIN)/python -c "import pyab.dsl._cscan" 2>/dev/null || { \
+	  echo "the compiled scanner pyab/dsl/_cscan.c was not built (a C compiler and Python's headers are needed)"; exit 1; }
+	@$(BIN)/python -c "import pyab.prolog._cload" 2>/dev/null || { \
+	  echo "the compiled loader pyab/prolog/_cload.c was not built (a C compiler and Python's headers are needed)"; exit 1; }
 	@touch $@
 
 pytest:
@@ -94,4 +94,4 @@ pack:
 	@echo "pack in $(PACK_DIR)"
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache pyab/_cscan*.so
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis && find . -name .git -prune -o \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +

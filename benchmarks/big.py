@@ -63,8 +63,9 @@ def _warm_median(found: dict[str, float], key: str) -> None:
 
 def rows(size: int, tmp: Path, full: bool = False) -> list[Row]:
     import pyab
-    from pyab import dsl, prolog
-    from pyab.facts import facts, quote
+    from pyab.dsl import reader as dsl
+    from pyab.prolog import bridge as prolog
+    from pyab.prolog.facts import facts, quote
 
     out: list[Row] = []
     text = flat_text(size)

@@ -24,7 +24,7 @@ SHAPE = dict(depth=(3, 4), branching=(2, 4), values=(-9, 9), leaf_chance=0.2)
 
 
 def _trees(n: int, seed: int):
-    from pyab.randomtrees import Shape, random_tree, random_window
+    from pyab.trees.randomtrees import Shape, random_tree, random_window
     rng = random.Random(seed)
     shape = Shape(**SHAPE)
     for _ in range(n):
@@ -34,8 +34,8 @@ def _trees(n: int, seed: int):
 
 def measure(n: int = 2000, solves: int = 10_000) -> dict:
     import pyab
-    from pyab import prolog
-    from pyab.check import differences
+    from pyab.prolog import bridge as prolog
+    from pyab.engines import differences
 
     for tree, (a, b) in _trees(100, 99):  # warm up: engine, programs, imports
         pyab.solve(tree, "prolog", alpha=a, beta=b)

@@ -49,7 +49,7 @@ def _swipl(rules: Path, params: list[str], root: str, optimise: bool = False) ->
     exe = shutil.which("swipl")
     if exe is None:
         raise SystemExit("swipl is not installed (make setup)")
-    from pyab.facts import quote  # file names as Prolog atoms
+    from pyab.prolog.facts import quote  # file names as Prolog atoms
     goal = (f"consult({quote(str(PROGRAM))}), consult({quote(str(rules))}), "
             + ", ".join(f"assertz({p})" for p in params)
             + f", statistics(cputime, T0), alphabeta({root}, -1.0Inf, 1.0Inf, _, _),"
@@ -67,7 +67,7 @@ def _cpu(fn) -> tuple[float, object]:
 
 def rows(quick: bool = False) -> list[dict]:
     """Measure every case; one dict per table row."""
-    from pyab import prolog
+    from pyab.prolog import bridge as prolog
     from pyab.search import python_search
     from pyab.trees import Uniform
 

@@ -51,7 +51,7 @@ sys.stderr.write(done.stderr)
 _PARSE = """
 import sys, time
 import pyab
-from pyab import dsl
+from pyab.dsl import reader as dsl
 pyab.parse("a(b=1)"); pyab.parse("[1]"); pyab.parse("a -> b\\nb = 1")
 text = open(sys.argv[1], encoding="utf-8").read()
 before = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmRSS:"))
@@ -76,7 +76,7 @@ import json, sys, time
 c = time.process_time
 t0 = c()
 import pyab
-from pyab import prolog
+from pyab.prolog import bridge as prolog
 t1 = c()
 text = open(sys.argv[1], encoding="utf-8").read()
 tree = pyab.parse(text, sys.argv[1])
@@ -135,7 +135,7 @@ def _mb(kb: float) -> str:
 
 def rows(tmp: Path, quick: bool = False, repeat: int = 3) -> tuple[list[Row], list[str]]:
     import pyab
-    from pyab.facts import facts, quote
+    from pyab.prolog.facts import facts, quote
 
     notes: list[str] = []
     out: list[Row] = []

@@ -216,7 +216,7 @@ def _mirror_cpu(search: Callable[..., Any], tree: Any, repeat: int
     """Median CPU seconds, per mode, of ``repeat`` runs of ``search`` on
     ``tree``, each mode timed from the start of the same run; and the
     leaves it read."""
-    from pyab.result import finish
+    from pyab.engines import finish
     times: dict[str, list[float]] = {m: [] for m in MODES}
     leaves = 0
     for _ in range(repeat):

@@ -25,7 +25,7 @@ from .measure import ROOT
 CYCLES = """
 import gc, json, sys
 import pyab
-from pyab import prolog
+from pyab.prolog import bridge as prolog
 from benchmarks.measure import rss_mb
 prolog.set_default(prolog.Engine(recycle={recycle}))
 def cycle(i):
@@ -44,7 +44,7 @@ print(json.dumps({{"rss_kb": (m1 - m0) * 1024, **{{k: c1[k] - c0[k] for k in c0}
 
 CHECK = """
 import sys
-from pyab import prolog
+from pyab.prolog import bridge as prolog
 from pyab.cli import main
 prolog.set_default(prolog.Engine(recycle={recycle}))
 sys.exit(main(["check", "--random", "{n}", "--seed", "1", "--algorithm", "{alg}"]))

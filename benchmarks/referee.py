@@ -23,7 +23,7 @@ REF = ROOT / "examples" / "referee"
 
 
 def _trees(n: int, aima: bool):
-    from pyab.randomtrees import Shape, random_tree, random_window
+    from pyab.trees.randomtrees import Shape, random_tree, random_window
     rng = random.Random(0)
     out = []
     for _ in range(n):

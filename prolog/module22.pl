@@ -26,7 +26,7 @@
     * The cut-off.  The module prints `If CurrentThreshold > ChildSEF`;
       taken literally it stops after any improving child that is still
       below CurrentThreshold, which is not alpha-beta: on [1, 2, 3] it
-      returns 2 (tests/test_variants_algorithms.py runs that literal
+      returns 2 (tests/search/test_variants_algorithms.py runs that literal
       reading).  Its prose ("the current threshold ... becomes greater than
       next threshold", "the best value ... is more than the threshold")
       and alpha-beta's own rule (a node stops once its best value reaches

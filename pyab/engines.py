@@ -1,23 +1,91 @@
-"""The one way into the two engines: which engine runs a search.
+"""The one way into the two engines: which engine runs a search, and the
+same search in both, compared.
 
 Every caller (``pyab.solve``, ``pyab check``, ``variants``, ``experiment``,
 ``trace``, ``game``) goes through :func:`solve` or :func:`traced`; nothing
-else asks which engine it is.  The same search in both engines, compared,
-is :func:`pyab.check.both`.
+else asks which engine it is.  :func:`finish` makes the two engines'
+results alike (window, bound, horizon); :func:`both` runs a search in
+both and compares them field by field, the one place that does.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable, NamedTuple, Sequence
 
-from .result import Result
+from .errors import Mismatch, SearchArgumentError
+from .result import LAZY, Result, bound_of, bound_text
+from .text import printable
 from .tree import Number, Tree
 
-__all__ = ["NAMES", "named_events", "solve", "traced"]
+__all__ = ["FIELDS", "NAMES", "Pair", "both", "check", "check_search", "count_differences", "differences",
+           "finish", "named_events", "solve", "traced"]
 
 #: The engines: ``prolog`` (SWI-Prolog, observed) and ``python`` (the mirror).
 NAMES = ("prolog", "python")
+
+
+def _text(x: Any) -> str:
+    return bound_text(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else repr(x)
+
+
+# -- the arguments of one search, checked in one place for the API
+# (solve, pyab.render.trace.trace) and so for every command ------------------
+
+def check_search(tree: Any, algorithm: str, alpha: Any, beta: Any, *,
+                 depth: Any = None, timeout: Any = None) -> None:
+    """Refuse what would make a search meaningless or silently wrong.
+
+    :raises SearchArgumentError: for a bound that is not a number (or is
+        NaN), an inverted window (alpha above beta), a depth that is not a
+        whole number of at least 0, a depth limit for an algorithm without
+        one, a timeout of 0 or less, and a tree whose sides do not
+        alternate for an algorithm that infers them.
+    :raises ValueError: for an unknown algorithm.
+
+    >>> check_search(None, "bratko", 5, 3)
+    Traceback (most recent call last):
+    ...
+    pyab.errors.SearchArgumentError: inverted window: alpha 5 is above beta 3 (alpha must be at most beta)
+    """
+    from .search import algorithm as find
+    alg = find(algorithm)
+    for label, b in (("alpha", alpha), ("beta", beta)):
+        if isinstance(b, bool) or not isinstance(b, (int, float)):
+            raise SearchArgumentError(f"{label} must be a number or -inf/inf, not {b!r}")
+        if math.isnan(b):
+            raise SearchArgumentError(f"{label} cannot be NaN")
+    if alpha > beta:
+        raise SearchArgumentError(f"inverted window: alpha {_text(alpha)} is above beta "
+                                  f"{_text(beta)} (alpha must be at most beta)")
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise SearchArgumentError(f"depth must be a whole number of plies, not {depth!r}")
+        if depth < 0:
+            raise SearchArgumentError(f"depth must be 0 or more plies, not {depth} "
+                                      "(leave it out to search to the leaves)")
+        if not alg.depth_limit:
+            raise SearchArgumentError(
+                f"{algorithm} has no depth limit (the slides' program searches to the leaves); "
+                "--depth works with the other algorithms")
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
+            raise SearchArgumentError(f"timeout must be a number of seconds, not {timeout!r}")
+        if timeout <= 0:
+            raise SearchArgumentError(f"timeout must be more than 0 seconds, not {_text(timeout)} "
+                                      "(leave it out for no limit)")
+    if tree is not None and not alg.any_sides and not getattr(tree, "alternating", True):
+        node = tree.repeated_side()
+        side = tree.side(node).upper()
+        why = ("the slides' program infers the side to move from the child it has just "
+               "searched (goodenough/7, newbounds/6 and betterof/6 ask min_to_move/1 of it), "
+               "so it needs sides that alternate"
+               if algorithm == "bratko" else
+               f"{algorithm} assumes sides that alternate level by level")
+        raise SearchArgumentError(
+            f"{algorithm} cannot search this tree: {node!r} has {side} to move like its parent "
+            f"{tree.parent(node)!r}, and {why}; use --algorithm strict-cut, which asks every "
+            "node who moves")
 
 
 def _unknown(engine: str) -> ValueError:
@@ -37,8 +105,11 @@ def solve(
     names: bool = True,
     eager: bool = False,
 ) -> Result:
-    """Search ``tree`` with ``algorithm`` in ``engine``.
+    """Search ``tree`` with ``algorithm`` in ``engine`` ("prolog" or "python"):
+    ``pyab.solve``.
 
+    The Prolog engine runs the real program in SWI-Prolog (the default
+    :func:`pyab.engine`) and observes it; the Python engine runs the mirror.
     ``timeout`` and ``program`` apply to the Prolog engine.  ``names=False``
     (implicit trees only) skips the lists of names in Prolog; either engine
     then puts ``leaves_count`` and ``visited_count`` in ``Result.extra``.
@@ -46,9 +117,9 @@ def solve(
     for callers that read every list anyway (names read later cost a copy
     of the record more).
     """
-    from .arguments import check_search
-    from .result import finish
+    from .api import expect_tree
     from .tree import check_window
+    expect_tree(tree, "pyab.solve")
     check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)
     check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
     if engine == "prolog":
@@ -62,7 +133,161 @@ def solve(
             result.extra.update(leaves_count=len(result.leaves), visited_count=len(result.visited))
     else:
         raise _unknown(engine)
-    return finish(result, tree, alpha, beta)  # horizon and bound, alike for both engines
+    return finish(result, tree, alpha, beta, depth)  # horizon and bound, alike for both engines
+
+
+def finish(result: Result, tree: Any, alpha: Number, beta: Number,
+           depth: int | None = None) -> Result:
+    """``result`` of a search of ``tree`` in ``alpha..beta`` (and ``depth``),
+    with the window, the depth, the bound (:func:`pyab.result.bound_of`, by
+    the algorithm's registry row) and a weak reference to the tree kept,
+    and the nodes the depth limit left out moved from ``pruned`` to
+    ``horizon``: the unsearched children of a node whose static value was
+    read although it has children.  The same function for both engines, on
+    their observed fields; implicit trees (no names) are left as they are.
+    A deferred result stays deferred: the split is made when ``pruned`` or
+    ``horizon`` is first read.
+    """
+    from .search import ALGORITHMS
+    from .tree import Tree
+    row = ALGORITHMS.get(result.algorithm)
+    kept = dict(window=(alpha, beta), depth=depth, tree_ref=_weak(tree),
+                bound=bound_of(row.bound if row else "open", result.value, alpha, beta))
+    pending = result._pending_fields()
+    if pending:
+        known = {f: getattr(result, f) for f in LAZY if f not in pending}
+        names = dict(pending)
+        if isinstance(tree, Tree):
+            split: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+
+            def part(i: int) -> Callable[[], tuple[str, ...]]:
+                def get() -> tuple[str, ...]:
+                    if not split:
+                        split.append(_split_horizon(result, tree))
+                    return split[0][i]
+                return get
+            names.update(pruned=part(0), horizon=part(1))
+            known.pop("pruned", None)
+            known.pop("horizon", None)
+        return Result.deferred(result.best, result.value, result.engine, result.algorithm, names,
+                               extra=result.extra, **kept, **known)
+    if not isinstance(tree, Tree) or not result.pruned:
+        return result._replace(**kept)
+    pruned, horizon = _split_horizon(result, tree)
+    return result._replace(pruned=pruned, horizon=horizon, **kept)
+
+
+def _weak(tree: Any) -> Any:
+    import weakref
+    try:
+        return weakref.ref(tree)
+    except TypeError:  # a tree type without weak references
+        return None
+
+
+def _split_horizon(result: Result, tree: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(pruned, horizon) of ``result.pruned`` on the explicit ``tree``."""
+    if not result.pruned:
+        return (), ()
+    kids, index = tree.kids, tree.index
+    scored = {index[n] for n in set(result.leaves) if kids[index[n]]}
+    below = {tree.names[k] for i in scored for k in kids[i]}
+    return (tuple(p for p in result.pruned if p not in below),
+            tuple(p for p in result.pruned if p in below))
+
+
+
+
+# What must agree.  `pruned` follows from `visited` and the tree, but it is
+# compared too: each engine derives it on its own side.  `horizon` is split
+# off `pruned` by one function (pyab.result.finish) on each engine's fields.
+FIELDS = ("best", "value", "leaves", "visited", "pruned", "horizon")
+
+
+def _first_step(a: Sequence[str], b: Sequence[str]) -> str:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return printable(f"first difference at step {i + 1}: prolog {x!r}, python {y!r}")
+    shorter, longer, who = (a, b, "python") if len(a) < len(b) else (b, a, "prolog")
+    return printable(f"first difference at step {len(shorter) + 1}: only {who} goes on, "
+                     f"with {longer[len(shorter)]!r}")
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return bound_text(v)
+    if isinstance(v, tuple):
+        return printable(" ".join(v)) if v else "(none)"
+    return printable(repr(v))
+
+
+def differences(prolog: Result, python: Result) -> list[str]:
+    """Readable lines, one per field on which the two results differ."""
+    out = []
+    for f in FIELDS:
+        a, b = getattr(prolog, f), getattr(python, f)
+        same = bound_text(a) == bound_text(b) if f == "value" else a == b
+        if not same:
+            line = f"{f}:\n    prolog: {_show(a)}\n    python: {_show(b)}"
+            if isinstance(a, tuple):
+                line += f"\n    {_first_step(a, b)}"
+            out.append(line)
+    return out
+
+
+def count_differences(prolog: Result, python: Result) -> list[str]:
+    """As :func:`differences`, for results that carry only counts
+    (``names=False``): best, value, leaves_count and visited_count."""
+    out = []
+    for f in ("best", "value", "leaves_count", "visited_count"):
+        a = getattr(prolog, f) if f in ("best", "value") else prolog.extra.get(f)
+        b = getattr(python, f) if f in ("best", "value") else python.extra.get(f)
+        if (bound_text(a) != bound_text(b)) if f == "value" else a != b:
+            out.append(f"{f}:\n    prolog: {_show(a)}\n    python: {_show(b)}")
+    return out
+
+
+class Pair(NamedTuple):
+    """One search in both engines: the two results and the lines on which
+    they differ (empty when they agree)."""
+
+    prolog: Result
+    python: Result
+    differences: list[str]
+
+    @property
+    def agree(self) -> bool:
+        return not self.differences
+
+
+def both(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
+         beta: Number = math.inf, *, depth: int | None = None, names: bool = True,
+         **prolog_kw: Any) -> Pair:
+    """The same search in SWI-Prolog and in the mirror, compared: the one
+    place ``check``, ``variants`` and ``experiment`` do it.  With
+    ``names=False`` (implicit trees) the counts are compared."""
+    prolog = solve(tree, "prolog", algorithm, alpha, beta, depth=depth, names=names, eager=True,
+                   **prolog_kw)  # every list is compared
+    python = solve(tree, "python", algorithm, alpha, beta, depth=depth, names=names)
+    diff = differences(prolog, python) if names else count_differences(prolog, python)
+    return Pair(prolog, python, diff)
+
+
+def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
+          beta: Number = math.inf, **kw: Any) -> Result:
+    """Solve ``tree`` in both engines and compare best, value, leaves,
+    visited, pruned and horizon.  Returns the Prolog result.
+
+    :raises Mismatch: when they differ, with a readable diff.
+    """
+    from .api import expect_tree
+    expect_tree(tree, "pyab.check")
+    pair = both(tree, algorithm, alpha, beta, **kw)
+    if pair.differences:
+        raise Mismatch(f"{algorithm}: Prolog and Python disagree on "
+                       + ", ".join(d.split(":")[0] for d in pair.differences),
+                       "\n".join(pair.differences))
+    return pair.prolog
 
 
 def traced(tree: Tree, engine: str = "prolog", alpha: Number = -math.inf,

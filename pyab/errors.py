@@ -40,6 +40,10 @@ class ArgumentError(Error, TypeError):
     message names what was expected and how to get it."""
 
 
+class SearchArgumentError(Error, ValueError):
+    """A search asked for with arguments it cannot honour (exit code 2)."""
+
+
 class PrologError(Error):
     """SWI-Prolog raised an error.  ``term`` is the error term as text
     (e.g. ``error(resource_error(...),_)``), ``message`` SWI's own words."""

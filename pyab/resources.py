@@ -46,8 +46,8 @@ def examples_dir() -> Path:
 
 
 def compiled(name: str) -> Any:
-    """The package's optional compiled module ``pyab.<name>`` (``_cscan``, the
-    DSL scanner; ``_cload``, the loader and recorder), or None when it was
+    """The package's optional compiled module ``pyab.<name>`` (``dsl._cscan``, the
+    DSL scanner; ``prolog._cload``, the loader and recorder), or None when it was
     not built (no C compiler at install time) or ``PYAB_PURE_PYTHON`` is set
     to anything but ``""``/``0`` (tests and benchmarks force the pure-Python
     and load_packed/3 paths so)."""

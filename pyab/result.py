@@ -6,42 +6,33 @@ import math
 from typing import Any, Callable, Sequence
 
 from .frozen import REQUIRED, Factory, Frozen
+from .text import number
 from .tree import Number
 
-__all__ = ["BOUNDS", "LAZY", "Result", "bound_of", "bound_text", "expect_result", "finish", "json_number"]
+__all__ = ["LAZY", "Result", "bound_of", "bound_text", "expect_result", "json_number",
+           "value_words", "window_text"]
 
 INF = math.inf
 
 #: The fields :meth:`Result.deferred` can leave to be computed when read.
 LAZY = ("leaves", "visited", "pruned", "horizon")
 
-# How far a root value can be trusted, per algorithm (docs/courses.md argues
-# each).  "closed": the cut tests are strict and the value is returned as
-# found, so a value inside [alpha, beta] is exact, below alpha an upper
-# bound, above beta a lower bound (docs/bratko.md proves it for the slides'
-# program; strict-cut runs the same tests).  "open": cuts on v >= beta /
-# v <= alpha, or a fail-hard search that returns the bound itself: only a
-# value strictly inside (alpha, beta) is exact, alpha or below an upper
-# bound, beta or above a lower bound.  "exact": no pruning, the window is
-# ignored.  Algorithms not named here are "open".
-BOUNDS = {"bratko": "closed", "strict-cut": "closed",
-          "minimax": "exact", "minimax-negamax": "exact"}
 
-
-def bound_of(algorithm: str, value: Any, alpha: Number, beta: Number) -> str:
+def bound_of(kind: str, value: Any, alpha: Number, beta: Number) -> str:
     """``"exact"``, ``"upper"`` (the root failed low: its true value is at
     most ``value``) or ``"lower"`` (it failed high: at least ``value``),
-    from the value a search of ``algorithm`` returned for the window; and
-    ``"unknown"`` when an "open" algorithm returns the one value of a null
-    window (alpha = beta): a bound, but the value cannot say which way.
+    from the value a search returned for the window, by the algorithm's
+    ``kind`` (its registry row's "bound", docs/courses.md argues each):
+    "closed" (strict cut tests, the value returned as found: exact inside
+    [alpha, beta]), "open" (cuts on v >= beta / v <= alpha, or fail-hard:
+    exact only strictly inside) or "exact" (no pruning).  ``"unknown"``
+    when an "open" search returns the one value of a null window
+    (alpha = beta): a bound, but the value cannot say which way.
 
-    >>> bound_of("bratko", 3, 3, 10), bound_of("aima", 3, 3, 10), bound_of("bratko", 2, 3, 10)
+    >>> bound_of("closed", 3, 3, 10), bound_of("open", 3, 3, 10), bound_of("closed", 2, 3, 10)
     ('exact', 'upper', 'upper')
     """
-    if not isinstance(value, (int, float)):
-        return "exact"
-    kind = BOUNDS.get(algorithm, "open")
-    if kind == "exact":
+    if not isinstance(value, (int, float)) or kind == "exact":
         return "exact"
     if kind == "closed":
         return "upper" if value < alpha else "lower" if value > beta else "exact"
@@ -51,11 +42,29 @@ def bound_of(algorithm: str, value: Any, alpha: Number, beta: Number) -> str:
 
 
 def json_number(x: Number) -> Any:
-    """A number for JSON: infinities (a window bound returned by a fail-hard
-    search) become the strings "inf" / "-inf"; everything else is kept."""
+    """A number for JSON, the one wire encoding of pyab: infinities (a window
+    bound, or one returned by a fail-hard search) become the strings "inf" /
+    "-inf"; everything else is kept."""
     if isinstance(x, float) and math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return x
+
+
+def bound_text(x: Number) -> str:
+    """A value or a window bound as people read it: ``inf``, ``-inf``, or
+    the number as Prolog writes it.
+
+    >>> bound_text(float("-inf")), bound_text(3), bound_text(2.5)
+    ('-inf', '3', '2.5')
+    """
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return number(x)
+
+
+def window_text(alpha: Number, beta: Number) -> str:
+    """``alpha .. beta`` as people read it (``-inf .. inf``)."""
+    return f"{bound_text(alpha)} .. {bound_text(beta)}"
 
 
 class Result(Frozen):
@@ -84,24 +93,30 @@ class Result(Frozen):
     extra: dict[str, Any]
     horizon: tuple[str, ...] = ()
     window: tuple[Number, Number] = (-INF, INF)
+    depth: int | None = None
+    bound: str = "exact"
+    tree_ref: Any = None
 
     # (name, default, compared, in repr)
     _fields = (("best", REQUIRED, True, True), ("value", REQUIRED, True, True),
                ("leaves", REQUIRED, True, True), ("visited", REQUIRED, True, True),
                ("pruned", REQUIRED, True, True), ("engine", REQUIRED, True, True),
                ("algorithm", REQUIRED, True, True), ("extra", Factory(dict), False, True),
-               ("horizon", (), True, True), ("window", (-INF, INF), False, True))
+               ("horizon", (), True, True), ("window", (-INF, INF), False, True),
+               ("depth", None, False, False), ("bound", "exact", False, False),
+               ("tree_ref", None, False, False))
     __match_args__ = ("best", "value", "leaves", "visited", "pruned", "engine", "algorithm",
-                      "extra", "horizon", "window")
+                      "extra", "horizon", "window", "depth", "bound", "tree_ref")
 
     def __init__(self, best: str | None, value: Number, leaves: tuple[str, ...],
                  visited: tuple[str, ...], pruned: tuple[str, ...], engine: str, algorithm: str,
                  extra: dict[str, Any] = Factory(dict), horizon: tuple[str, ...] = (),
-                 window: tuple[Number, Number] = (-INF, INF)) -> None:
+                 window: tuple[Number, Number] = (-INF, INF), depth: int | None = None,
+                 bound: str = "exact", tree_ref: Any = None) -> None:
         self._set(best=best, value=value, leaves=leaves, visited=visited, pruned=pruned,
                   engine=engine, algorithm=algorithm,
                   extra={} if isinstance(extra, Factory) else extra,
-                  horizon=horizon, window=window)
+                  horizon=horizon, window=window, depth=depth, bound=bound, tree_ref=tree_ref)
 
     # -- names computed when first read ---------------------------------------
     # A mirror's search keeps node ids; turning them into names (and finding
@@ -117,7 +132,8 @@ class Result(Frozen):
     def deferred(cls, best: str | None, value: Number, engine: str, algorithm: str,
                  names: dict[str, Callable[[], Sequence[str]]], *,
                  extra: dict[str, Any] | None = None,
-                 window: tuple[Number, Number] = (-INF, INF), **known: Any) -> "Result":
+                 window: tuple[Number, Number] = (-INF, INF), depth: int | None = None,
+                 bound: str = "exact", tree_ref: Any = None, **known: Any) -> "Result":
         """A Result whose fields named in ``names`` (of ``LAZY``) are
         ``tuple(names[field]())``, computed when first read; the others are
         given (``known``) or default.
@@ -136,7 +152,8 @@ class Result(Frozen):
         put = object.__setattr__
         for f, v in (("best", best), ("value", value), ("engine", engine),
                      ("algorithm", algorithm), ("extra", {} if extra is None else extra),
-                     ("window", window)):
+                     ("window", window), ("depth", depth), ("bound", bound),
+                     ("tree_ref", tree_ref)):
             put(self, f, v)
         for f, v in given.items():
             if f not in pending:
@@ -164,12 +181,14 @@ class Result(Frozen):
     def __getstate__(self) -> dict[str, Any]:  # pickling (--jobs, Dask) sends names, not thunks
         for f in self._pending_fields():
             getattr(self, f)
-        return {k: v for k, v in self.__dict__.items() if k != "_pending"}
+        # the tree is referred to weakly, for pictures in this process only
+        return {k: (None if k == "tree_ref" else v) for k, v in self.__dict__.items()
+                if k != "_pending"}
 
-    @property
-    def bound(self) -> str:
-        """"exact", "upper" (failed low) or "lower" (failed high): see :func:`bound_of`."""
-        return bound_of(self.algorithm, self.value, *self.window)
+    def searched_tree(self) -> Any:
+        """The tree this result's search ran on, while it lives (else None):
+        what a notebook draws a Result on."""
+        return self.tree_ref() if self.tree_ref is not None else None
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -198,72 +217,21 @@ _BOUND_WORDS = {"exact": "exact", "upper": "an upper bound: the root failed low"
                 "unknown": "a bound: the null window's value, low or high"}
 
 
-def bound_text(result: Result) -> str:
+def value_words(result: Result) -> str:
     """One line for people: the root's value and what it is.
 
-    >>> bound_text(Result("b", 3, (), (), (), "python", "bratko", window=(5, 10)))
+    >>> value_words(Result("b", 3, (), (), (), "python", "bratko", window=(5, 10), bound="upper"))
     'Val = 3 is an upper bound: the root failed low (below alpha 5)'
     """
-    from .facts import number
     b = result.bound
     v = result.value
-    text = f"Val = {number(v) if isinstance(v, (int, float)) else v} is {_BOUND_WORDS[b]}"
+    text = f"Val = {bound_text(v) if isinstance(v, (int, float)) else v} is {_BOUND_WORDS[b]}"
     alpha, beta = result.window
     if b == "upper":
-        text += f" ({'below' if v < alpha else 'at'} alpha {_num(alpha)})"
+        text += f" ({'below' if v < alpha else 'at'} alpha {bound_text(alpha)})"
     elif b == "lower":
-        text += f" ({'above' if v > beta else 'at'} beta {_num(beta)})"
+        text += f" ({'above' if v > beta else 'at'} beta {bound_text(beta)})"
     return text
-
-
-def _num(x: Number) -> str:
-    from .facts import number
-    return ("-inf" if x < 0 else "inf") if isinstance(x, float) and math.isinf(x) else number(x)
-
-
-def finish(result: Result, tree: Any, alpha: Number, beta: Number) -> Result:
-    """``result`` of a search of ``tree`` in ``alpha..beta``, with the window
-    kept and the nodes the depth limit left out moved from ``pruned`` to
-    ``horizon``: the unsearched children of a node whose static value was
-    read although it has children.  The same function for both engines, on
-    their observed fields; implicit trees (no names) are left as they are.
-    A deferred result stays deferred: the split is made when ``pruned`` or
-    ``horizon`` is first read.
-    """
-    from .tree import Tree
-    pending = result._pending_fields()
-    if pending:
-        known = {f: getattr(result, f) for f in LAZY if f not in pending}
-        names = dict(pending)
-        if isinstance(tree, Tree):
-            split: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-
-            def part(i: int) -> Callable[[], tuple[str, ...]]:
-                def get() -> tuple[str, ...]:
-                    if not split:
-                        split.append(_split_horizon(result, tree))
-                    return split[0][i]
-                return get
-            names.update(pruned=part(0), horizon=part(1))
-            known.pop("pruned", None)
-            known.pop("horizon", None)
-        return Result.deferred(result.best, result.value, result.engine, result.algorithm, names,
-                               extra=result.extra, window=(alpha, beta), **known)
-    if not isinstance(tree, Tree) or not result.pruned:
-        return result._replace(window=(alpha, beta))
-    pruned, horizon = _split_horizon(result, tree)
-    return result._replace(window=(alpha, beta), pruned=pruned, horizon=horizon)
-
-
-def _split_horizon(result: Result, tree: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(pruned, horizon) of ``result.pruned`` on the explicit ``tree``."""
-    if not result.pruned:
-        return (), ()
-    kids, index = tree.kids, tree.index
-    scored = {index[n] for n in set(result.leaves) if kids[index[n]]}
-    below = {tree.names[k] for i in scored for k in kids[i]}
-    return (tuple(p for p in result.pruned if p not in below),
-            tuple(p for p in result.pruned if p in below))
 
 
 def expect_result(obj: Any, where: str) -> None:

@@ -33,28 +33,12 @@ from .referee.protocol import Observer
 from .referee.pychild import INTERFACES, Invalid, call, describe
 from .referee.verdict import COMPARE, differences, reference, reference_label
 from .result import Result
-from .tree import Number, Tree, build
+from .tree import Number, Tree, from_nested
 
 __all__ = ["assert_same_search", "search_with", "trees", "values", "windows"]
 
 # Small ranges make ties (where alpha-beta variants part); halves exercise decimals.
 values = st.one_of(st.integers(-3, 3), st.integers(-50, 50), st.integers(-6, 6).map(lambda x: x / 2))
-
-
-def _tree(shape: list, side: str) -> Tree:
-    """A nested list (inner node) of numbers (leaves) -> a Tree named by
-    Dewey path: r, r_1, r_1_2, ..."""
-    edges, vals = [], []
-    stack: list[tuple[str, Any]] = [("r", shape)]
-    while stack:
-        name, s = stack.pop()
-        if isinstance(s, list):
-            kids = [f"{name}_{i}" for i in range(1, len(s) + 1)]
-            edges.append((name, (0, 0), [(k, (0, 0)) for k in kids]))
-            stack.extend(reversed(list(zip(kids, s))))
-        else:
-            vals.append((name, s, (0, 0)))
-    return build(edges, vals, side)
 
 
 def trees(max_leaves: int = 30, leaf_values: st.SearchStrategy = values) -> st.SearchStrategy:
@@ -63,7 +47,7 @@ def trees(max_leaves: int = 30, leaf_values: st.SearchStrategy = values) -> st.S
     drawn from ``leaf_values`` (e.g. ``st.integers(0, 3)`` for many ties)."""
     shapes = st.recursive(leaf_values, lambda kids: st.lists(kids, min_size=1, max_size=4),
                           max_leaves=max_leaves)
-    return st.builds(_tree, st.lists(shapes, min_size=1, max_size=4), st.sampled_from(["max", "min"]))
+    return st.builds(from_nested, st.lists(shapes, min_size=1, max_size=4), st.sampled_from(["max", "min"]))
 
 
 @st.composite
@@ -144,7 +128,7 @@ def assert_same_search(func: Callable, interface: str = "pyab", algorithm: str =
             return
         diff = differences(ref, yours, compare, ref_label, label, alpha, beta)
         if diff:
-            from .commands._common import window_text
+            from .result import window_text
             window = window_text(alpha, beta)
             raise AssertionError(
                 f"{label} and {ref_label} disagree on\n  {dump(tree).strip()}\n"

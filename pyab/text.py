@@ -1,4 +1,4 @@
-"""Text that is safe to show on a terminal.
+"""Text for people: names made safe for a terminal, and numbers as Prolog writes them.
 
 A node name may be any quoted text (``'King e1'``), so it may also hold an
 escape sequence that recolours or clears the screen, a bell, a carriage
@@ -18,6 +18,7 @@ terminal control codes.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 
 __all__ = ["printable", "shorten"]
@@ -67,3 +68,24 @@ def shorten(names: "list[str] | tuple[str, ...]", keep: int = 8, sep: str = " ")
     head, tail = names[:keep], names[-keep:]
     return printable(sep.join(head) + f"{sep}... ({len(names) - 2 * keep} more) ...{sep}"
                      + sep.join(tail))
+
+
+def number(x: float) -> str:
+    """``x`` as Prolog number syntax (floats keep a dot; infinities as 1.0Inf).
+
+    >>> number(3), number(-2.5), number(1e300), number(float("-inf"))
+    ('3', '-2.5', '1.0e+300', '-1.0Inf')
+    """
+    if isinstance(x, bool):
+        raise TypeError("a boolean is not a number here")
+    if isinstance(x, int):
+        return str(x)
+    if math.isnan(x):
+        return "1.5NaN"
+    if math.isinf(x):
+        return "1.0Inf" if x > 0 else "-1.0Inf"
+    text = repr(float(x))
+    if "e" in text and "." not in text.split("e")[0]:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text

@@ -15,7 +15,7 @@ collect declarations and hand them over.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 from .errors import Error
 from .frozen import REQUIRED, Frozen
@@ -23,7 +23,7 @@ from .frozen import REQUIRED, Frozen
 Number = Union[int, float]
 Pos = tuple[int, int]  # (line, column), 1-based; (0, 0) when unknown
 
-__all__ = ["Number", "Tree", "TreeError", "build", "check_window"]
+__all__ = ["Number", "Tree", "TreeError", "build", "check_window", "from_nested", "nested_declarations"]
 
 
 class TreeError(Error, ValueError):
@@ -305,7 +305,7 @@ def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: 
     """The tree of ``kids`` (each inner node's children in order) and
     ``vals`` (static values), or None when anything is wrong with them:
     then :func:`build` on the same declarations names the problem.  For
-    callers that read declarations in bulk (``pyab.flatscan``); ``named``
+    callers that read declarations in bulk (``pyab.dsl.flatscan``); ``named``
     lists every node for the forms that write each node once.
 
     >>> build_plain({"a": ["b", "c"]}, {"b": 1, "c": 2}).kids
@@ -393,6 +393,44 @@ def build(
         tree = _build_checked(edges, values, root_side, defined)
     return with_sides(tree, marks) if marks else tree
 
+
+
+def nested_declarations(
+    nested: Any,
+    kids: Callable[[Any], Sequence[Any] | None] = lambda x: x if isinstance(x, list) else None,
+    leaf: Callable[[Any], tuple[Number, Pos]] = lambda x: (x, (0, 0)),
+    at: Pos = (0, 0),
+) -> tuple[list[tuple[str, Pos, list[tuple[str, Pos]]]], list[tuple[str, Number, Pos]]]:
+    """The declarations (``edges``, ``values``) of :func:`build` for a tree
+    written as nested lists (the DSL's list form), its nodes named by Dewey
+    path: ``r``, ``r_1``, ``r_1_2``, ...  ``kids(x)`` is the children of an
+    inner node (None for a leaf), ``leaf(x)`` a leaf's value and position;
+    inner nodes are placed at ``at``."""
+    edges: list[tuple[str, Pos, list[tuple[str, Pos]]]] = []
+    values: list[tuple[str, Number, Pos]] = []
+    stack = [("r", nested)]
+    while stack:
+        name, node = stack.pop()
+        children = kids(node)
+        if children is None:
+            value, pos = leaf(node)
+            values.append((name, value, pos))
+            continue
+        names = [f"{name}_{i}" for i in range(1, len(children) + 1)]
+        edges.append((name, at, [(n, at) for n in names]))
+        stack.extend(reversed(list(zip(names, children))))
+    return edges, values
+
+
+def from_nested(nested: Any, root_side: str = "max") -> Tree:
+    """The tree of a nested list of numbers (inner nodes are lists), named
+    like the DSL's list form and validated by :func:`build`.
+
+    >>> from_nested([[3, 12], 2]).names
+    ('r', 'r_1', 'r_1_1', 'r_1_2', 'r_2')
+    """
+    edges, values = nested_declarations(nested)
+    return build(edges, values, root_side)
 
 def with_sides(tree: Tree, marks: Sequence[tuple[str, str, Pos]]) -> Tree:
     """``tree`` with the sides ``marks`` give (see :func:`build`).

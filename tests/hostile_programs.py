@@ -4,7 +4,7 @@
 what a contained run ends with: exit code and a word of the reason).  In
 the text ``@MARK@`` stands for a file the attack tries to create (the test
 checks it never appears) and ``@REF@`` for the reference program's path.
-Used by tests/test_untrusted.py and benchmarks/attacks.py (the before/after
+Used by tests/referee/test_untrusted.py and benchmarks/attacks.py (the before/after
 table of docs/grading.md).
 """
 

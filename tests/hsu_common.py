@@ -9,7 +9,7 @@ import math
 from hypothesis import strategies as st
 
 import pyab
-from pyab.check import differences
+from pyab.engines import differences
 from pyab.tree import build
 
 HSU = ("hsu-f1", "hsu-f2", "hsu-f3")

@@ -7,7 +7,7 @@ import math
 from hypothesis import strategies as st
 
 import pyab
-from pyab.facts import number
+from pyab.prolog.facts import number
 
 # Small integer ranges make ties; halves and negatives exercise decimals.
 values = st.one_of(

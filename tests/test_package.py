@@ -61,10 +61,10 @@ def test_the_wheel_holds_the_programs_and_examples(installed):
 
 
 def test_the_wheel_carries_the_compiled_scanner(installed):
-    """setup.py builds pyab/_cscan.c into the wheel (this machine has a
+    """setup.py builds pyab/dsl/_cscan.c into the wheel (this machine has a
     compiler), and the installed pyab reads trees with it."""
     bin_, work = installed
-    code = ("import pyab, pyab._cscan as c, pyab.dsl as d\n"
+    code = ("import pyab, pyab.dsl._cscan as c, pyab.dsl.reader as d\n"
             "print(c.__file__)\n"
             "print(d._cscan is c)\n"
             "t = pyab.parse(\"min a(b(e = 3, 'f g' = 12.5), c = 1 (h = 2))\")\n"
@@ -77,11 +77,11 @@ def test_the_wheel_carries_the_compiled_scanner(installed):
 
 
 def test_the_wheel_carries_the_compiled_loader(installed):
-    """setup.py builds pyab/_cload.c into the wheel too, and the installed
+    """setup.py builds pyab/prolog/_cload.c into the wheel too, and the installed
     pyab loads trees into SWI-Prolog with it (load_packed/3's packer never
     runs)."""
     bin_, work = installed
-    code = ("import pyab, pyab._cload as c, pyab.prolog as p\n"
+    code = ("import pyab, pyab.prolog._cload as c, pyab.prolog.bridge as p\n"
             "print(c.__file__)\n"
             "print(p._cload is c)\n"
             "p._packed = None\n"

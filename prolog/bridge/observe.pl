@@ -30,7 +30,7 @@ no test); Deadline comes first in each:
     position of the call just before (a leaf is asked moves/2, then
     staticval/2: nothing is copied for the second call).  nb_setarg/3
     keeps them when the search backtracks and costs less than assertz/1
-    (docs/performance.md); a full store is copied into one twice its size.
+    (benchmarks/HISTORY.md); a full store is copied into one twice its size.
   - trace(Deadline, Count, Store): as `names` but staticval/2 is always
     s(P), and solve_traced/8's wrappers add t(Event).
   - c(Deadline): mode `names` recorded by the compiled recorder
@@ -39,7 +39,7 @@ no test); Deadline comes first in each:
     it records nothing in this thread), and recording/6 gives back the
     names(Deadline, Count, Store) record this file's recorder would have
     made.  It is not Prolog code: 0.10-0.12 s less on the 421,019 calls
-    of a b=40 d=4 uniform tree (docs/performance.md).
+    of a b=40 d=4 uniform tree (benchmarks/HISTORY.md).
   - counts(Deadline, Leaves, Visited, Last): nothing is stored; Leaves
     counts staticval/2 calls and Visited the calls on a position other
     than the one queried just before (Last).  That equals the number of

@@ -93,7 +93,7 @@ fact_(max_to_move(P)) :- atom(P).
 %
 %   load_tree/2 for a tree sent packed rather than as fact text: the same
 %   clauses, asserted in the same order, without reading a million terms
-%   (see docs/performance.md).  Names holds every node's name in tree
+%   (see benchmarks/HISTORY.md).  Names holds every node's name in tree
 %   order (depth-first pre-order), separated by NUL.  Shape is the text of
 %   shape(Sides, Parents, Kids, Values), nodes numbered from 0 in tree
 %   order: Sides a string with a code per node, `x` when MAX is to move

@@ -1,6 +1,6 @@
 /*  The golden vectors of tests/vectors/courses.json, run in plain SWI-Prolog.
 
-    pytest reads the same table (tests/test_courses.py).  Each tree is the
+    pytest reads the same table (tests/search/test_courses.py).  Each tree is the
     DSL's flat form, one declaration a line, the root's line first; with
     max and min as prefix operators every line reads as a Prolog term:
     `min b -> c, d` is (min(b) -> c, d), `max d = 3` is (max(d) = 3).  A

@@ -1,7 +1,7 @@
 /*  The golden vectors of every JSON file in tests/vectors/ (every algorithm of the
     registry prolog/algorithms.json), run in plain SWI-Prolog.
 
-    pytest reads the same tables (tests/test_vectors.py, test_hsu_vectors.py),
+    pytest reads the same tables (tests/search/test_vectors.py, test_hsu_vectors.py),
     so both languages answer to them.  A row names its algorithm (bratko when
     it does not); the program and the entry goal come from the registry.  Trees in the table are written in the DSL's nested or list
     form, which are Prolog terms too; tree_facts/3 turns one into the slides'

@@ -183,7 +183,7 @@ def _dump(obj: Any) -> None:
 
 
 def window_text(alpha: float, beta: float) -> str:
-    from ..facts import number
+    from ..prolog.facts import number
     def one(x: float) -> str:
         return ("-inf" if x < 0 else "inf") if isinstance(x, float) and math.isinf(x) else number(x)
     return f"{one(alpha)} .. {one(beta)}"
@@ -200,5 +200,5 @@ def user_trace(args: argparse.Namespace, tree: Any):
     result = user_search(args, tree)
     if result is None:
         return None
-    from ..trace import reconstruct
+    from ..render.trace import reconstruct
     return reconstruct(tree, result, args.alpha, args.beta)

@@ -24,7 +24,7 @@ def _values(text: str) -> tuple[int, int]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from ..randomtrees import WINDOWS
+    from ..trees.randomtrees import WINDOWS
     from ..referee.verdict import COMPARE
     p = sub.add_parser(
         "check", help="run both engines and compare value, best move, leaves, calls and cuts",
@@ -153,7 +153,7 @@ def _one(tree, args, alpha, beta):
     With ``--algorithm all`` every registered algorithm runs; the results
     are the first algorithm's, or the first disagreeing one's."""
     import pyab
-    from ..check import differences
+    from ..engines import differences
     from ..search import ALGORITHMS
     names = ([n for n, a in ALGORITHMS.items() if (args.depth is None or a.depth_limit)
               and (a.any_sides or tree.alternating)]
@@ -162,7 +162,7 @@ def _one(tree, args, alpha, beta):
     for name in names:
         kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=args.depth)
         if args.program:
-            from ..result import finish  # horizon apart from pruned, as pyab.solve does
+            from ..engines import finish  # horizon apart from pruned, as pyab.solve does
             prolog = finish(_program(args).solve(tree, name, alpha, beta, depth=args.depth),
                             tree, alpha, beta)
         else:
@@ -205,7 +205,7 @@ def _random(args: argparse.Namespace) -> int:
     import random
 
     from ..dsl import dump
-    from ..randomtrees import Shape, random_tree, random_window
+    from ..trees.randomtrees import Shape, random_tree, random_window
     shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
                   decimals=args.decimals, leaf_chance=args.ragged)
     rng = random.Random(args.seed)
@@ -282,7 +282,7 @@ def _first_disagreement(args: argparse.Namespace, shape, jobs: int) -> int | Non
 
     settings = {k: v for k, v in vars(args).items() if k != "run"}
     if getattr(args, "scheduler", None):  # one share per worker thread of the cluster
-        from ..distributed import run_tasks
+        from ..referee.distributed import run_tasks
         found = run_tasks(args.scheduler, _check_share,
                           lambda n: [(settings, shape, share, n) for share in range(n)])
         bad = [i for i in found if i is not None]
@@ -379,7 +379,7 @@ def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
     disagrees, or None."""
     import random
 
-    from ..randomtrees import random_tree, random_window
+    from ..trees.randomtrees import random_tree, random_window
     args = argparse.Namespace(**settings)
     rng = random.Random(args.seed)
     try:
@@ -394,7 +394,7 @@ def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
 
 
 def _bound(x) -> str:
-    from ..facts import number
+    from ..prolog.facts import number
     if isinstance(x, float) and math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return number(x)

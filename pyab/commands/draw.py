@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if args.present and fmt != "html":
         raise Error("--present makes the .html page the lecture-hall page; pictures for slides "
                     "are 18-pixel already (--font)")
-    from ..trace import trace
+    from ..render.trace import trace
     tree = _common.load_tree(args.file)
     tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
         tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,

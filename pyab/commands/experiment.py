@@ -135,7 +135,7 @@ def run_knuth_moore(args: argparse.Namespace) -> int:
     orderings = ("perfect", "worst") if args.ordering == "both" else (args.ordering,)
     d0, d1 = args.depth
     if getattr(args, "scheduler", None):  # one task per depth
-        from ..distributed import run_tasks
+        from ..referee.distributed import run_tasks
         cells = run_tasks(args.scheduler, knuth_moore_rows, lambda _: [
             (args.branching, [d], orderings, args.algorithm, ENGINES[args.engine])
             for d in range(d0, d1 + 1)])
@@ -209,7 +209,7 @@ def run_random_order(args: argparse.Namespace) -> int:
     progress = _Progress(args.quiet or args.json)
     cells = [(b, d) for b in args.branching for d in range(d0, d1 + 1) if b ** d <= args.max_leaves]
     if getattr(args, "scheduler", None):  # one task per (b, d) cell
-        from ..distributed import run_tasks
+        from ..referee.distributed import run_tasks
         done = run_tasks(args.scheduler, random_order_rows, lambda _: [
             ([b], [d], args.trees, args.algorithm, ENGINES[args.engine]) for b, d in cells])
         rows = add_growth([row for cell in done for row in cell])
@@ -251,7 +251,7 @@ def _f(x, digits: int = 2) -> str:
 
 def run_best_order(args: argparse.Namespace) -> int:
     import pyab
-    from ..check import differences
+    from ..engines import differences
     from ..dsl import dump
     from ..trees.experiments import Reordered, best_order
     _check_algorithm(args.algorithm)

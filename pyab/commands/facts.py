@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..facts import facts
+    from ..prolog.facts import facts
     text = facts(_common.load_tree(args.file))
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:

@@ -46,7 +46,7 @@ examples:
 
 def run(args: argparse.Namespace) -> int:
     from ..engines import solve
-    from ..games import TicTacToe
+    from ..trees import TicTacToe
     from ..search import algorithm
     algorithm(args.algorithm)  # ValueError naming the known ones -> exit 2
     game = TicTacToe(args.start)

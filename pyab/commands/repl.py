@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..facts import facts, quote
+    from ..prolog.facts import facts, quote
     from ..resources import prolog_dir
     tree = _common.load_tree(args.file)
     swipl = shutil.which("swipl")

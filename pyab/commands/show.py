@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..render.terminal import print_tree
-    from ..trace import trace
+    from ..render.trace import trace
     tree = _common.load_tree(args.file)
     tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
         tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         _common.print_json(result.to_json())
         return 0
-    from ..facts import number
+    from ..prolog.facts import number
     from ..text import printable, shorten
 
     def names(ns) -> str:
@@ -70,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"  horizon      {len(result.horizon)}: {names(result.horizon)}"
               "  (below the depth limit: not searched, not cut)")
     if result.bound != "exact":
-        from ..result import bound_text
-        print(f"  {bound_text(result)}")
+        from ..result import value_words
+        print(f"  {value_words(result)}")
     return 0

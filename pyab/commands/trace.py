@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..trace import trace
+    from ..render.trace import trace
     tree = _common.load_tree(args.file)
     if args.python or args.exec:
         return _questions(args, tree)
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _questions(args: argparse.Namespace, tree) -> int:
     """Your program's search as pyab saw it: each question and its answer."""
-    from ..facts import number
+    from ..prolog.facts import number
     log: list = []
     result = _common.user_search(args, tree, log)
     if args.json:

@@ -34,14 +34,14 @@ examples:
 def rows(tree, alpha, beta, depth=None):
     """One dict per registered algorithm: name, both results, agreement and
     the lines of the differences."""
-    from ..check import both
+    from ..engines import both
     from ..search import ALGORITHMS
     out = []
     for name, alg in ALGORITHMS.items():
         if depth is not None and not alg.depth_limit:
             continue  # the slides' program has no depth limit
         if not tree.alternating and not alg.any_sides:
-            continue  # it needs sides that alternate (pyab.arguments)
+            continue  # it needs sides that alternate (pyab.engines.check_search)
         pair = both(tree, name, alpha, beta, depth=depth)
         out.append({"algorithm": name, "prolog": pair.prolog, "python": pair.python,
                     "agree": pair.agree, "differences": pair.differences})
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_table(args, tree, table) -> None:
-    from ..facts import number
+    from ..prolog.facts import number
     from ..text import printable
     window = _common.window_text(args.alpha, args.beta)
     depth = "" if args.depth is None else f", depth {args.depth}"

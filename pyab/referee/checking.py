@@ -21,7 +21,7 @@ __all__ = ["run_check"]
 
 
 def _bound(x: Number) -> str:
-    from ..facts import number
+    from ..prolog.facts import number
     if isinstance(x, float) and math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return number(x)
@@ -40,7 +40,7 @@ def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
         return
     import random
 
-    from ..randomtrees import Shape, random_tree, random_window
+    from ..trees.randomtrees import Shape, random_tree, random_window
     shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
                   decimals=args.decimals, leaf_chance=args.ragged)
     rng = random.Random(args.seed)

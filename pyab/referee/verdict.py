@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import ProgramError
-from ..facts import number
+from ..prolog.facts import number
 from ..result import Result
 from ..tree import Number, Tree, build
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..trace import Step, Trace, _num
+from .trace import Step, Trace, _num
 
 __all__ = ["ROUTINES", "panel"]
 

@@ -32,8 +32,8 @@ import json
 from html import escape
 from typing import Any
 
-from ..result import bound_text, json_number
-from ..trace import Trace, _num
+from ..result import json_number, value_words
+from .trace import Trace, _num
 from ..tree import Tree
 from .code import panel
 from .svg import svg, write
@@ -466,7 +466,7 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
                f"Result: GoodPos = {r.best if r.best is not None else '(none)'}, "
                f"Val = {_num(r.value)}; cut off: {', '.join(r.pruned) or 'nothing'}"
                + (f"; horizon (depth limit): {', '.join(r.horizon)}" if r.horizon else "")
-               + f". {bound_text(r)}. Steps: {trace.source}.")
+               + f". {value_words(r)}. Steps: {trace.source}.")
     else:
         sub = ""
     note = data["code"].get("note", "")

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..result import bound_text
-from ..trace import Trace, _num
+from ..result import value_words
+from .trace import Trace, _num
 from ..tree import Tree
 from .layout import layout
 
@@ -380,7 +380,7 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
             width = max(width, margin + x + margin)
         y += 0.6 * f
     if caption and trace is not None and final:
-        m.caption = caption if isinstance(caption, str) else bound_text(trace.result)
+        m.caption = caption if isinstance(caption, str) else value_words(trace.result)
     elif isinstance(caption, str):
         m.caption = caption
     if m.caption:

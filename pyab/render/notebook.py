@@ -26,7 +26,7 @@ __all__ = ["Picture", "Stepper", "picture", "register_ipython"]
 
 
 class Picture:
-    """A tree, optionally with a search on it (a :class:`pyab.trace.Trace`).
+    """A tree, optionally with a search on it (a :class:`pyab.render.trace.Trace`).
 
     >>> import pyab
     >>> from pyab.render import picture
@@ -88,7 +88,7 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
             depth: int | None = None, search: bool = True, **options: Any) -> Picture:
     """The picture of ``tree`` searched: with a ``result``, that search
     (its steps from the mirror, checked against it; see
-    ``pyab.trace.explain``); without, a new search (``engine``,
+    ``pyab.render.trace.explain``); without, a new search (``engine``,
     ``algorithm``, window, ``depth``); with ``search=False`` the bare tree.
     ``options`` go to the picture model (``pyab.render.model.model``):
     ``windows="final"``, ``font=18``, ``title=...``, ``caption=False``, ...
@@ -100,13 +100,12 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
     expect_tree(tree, "pyab.render.picture")
     if not search:
         return Picture(tree, **options)
-    from ..trace import explain, trace
+    from .trace import explain, trace
     if result is not None:
         expect_result(result, "pyab.render.picture")
-        a, b, d = getattr(result, "_search", (-math.inf, math.inf, None))
-        a = a if alpha is None else alpha
-        b = b if beta is None else beta
-        d = d if depth is None else depth
+        a = result.window[0] if alpha is None else alpha
+        b = result.window[1] if beta is None else beta
+        d = result.depth if depth is None else depth
         return Picture(tree, explain(tree, result, a, b, d), **options)
     a = -math.inf if alpha is None else alpha
     b = math.inf if beta is None else beta
@@ -116,8 +115,7 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
 def _result_svg(result: Result) -> str | None:
     """A result of ``pyab.solve`` drawn on the tree it searched (None, and
     IPython's plain repr, when that tree is gone or unknown)."""
-    ref = getattr(result, "_tree", None)
-    tree = ref() if ref is not None else None
+    tree = result.searched_tree()
     return None if tree is None else picture(tree, result)._repr_svg_()
 
 

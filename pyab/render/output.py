@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..trace import Trace
+from .trace import Trace
 from ..tree import Tree
 
 __all__ = ["FORMATS", "render", "save"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ..trace import Trace
+from .trace import Trace
 from ..tree import Tree
 from .model import Model, model
 

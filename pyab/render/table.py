@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..trace import Trace, _num
+from .trace import Trace, _num
 
 __all__ = ["print_table", "rows"]
 

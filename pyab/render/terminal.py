@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..result import bound_text
+from ..result import value_words
 from ..text import printable
-from ..trace import Trace, _num
+from .trace import Trace, _num
 
 __all__ = ["print_tree", "rich_tree", "shown_nodes", "subtree_sizes"]
 
@@ -134,4 +134,4 @@ def print_tree(trace: Trace, console: Any = None, max_nodes: int = 2000) -> None
     console.print(f"{r.algorithm} in {r.engine}: GoodPos = {best}, Val = {_num(r.value)}; "
                   f"cut off: {shorten(r.pruned, sep=', ') if r.pruned else 'nothing'}"
                   + (f"; horizon: {shorten(r.horizon, sep=', ')}" if r.horizon else "")
-                  + f"; {bound_text(r)}", highlight=False, markup=False)
+                  + f"; {value_words(r)}", highlight=False, markup=False)

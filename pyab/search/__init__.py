@@ -45,19 +45,26 @@ class Algorithm(Frozen):
     depth_limit: bool = True   # does it take a depth limit (--depth)?
     entry: str = ""            # the entry goal template (Prolog text)
     any_sides: bool = False    # does it ask each node who moves (trees whose sides do not alternate)?
+    bound: str = "open"        # how far its root value can be trusted: pyab.result.bound_of
 
     _fields = (("name", REQUIRED, True, True), ("module", REQUIRED, True, True),
                ("prolog_file", REQUIRED, True, True), ("summary", REQUIRED, True, True),
                ("function", "search", True, True), ("depth_limit", True, True, True),
-               ("entry", "", True, True), ("any_sides", False, True, True))
+               ("entry", "", True, True), ("any_sides", False, True, True),
+               ("bound", "open", True, True))
     __match_args__ = ("name", "module", "prolog_file", "summary", "function", "depth_limit",
-                      "entry", "any_sides")
+                      "entry", "any_sides", "bound")
 
     def __init__(self, name: str, module: str, prolog_file: str, summary: str,
                  function: str = "search", depth_limit: bool = True, entry: str = "",
-                 any_sides: bool = False) -> None:
+                 any_sides: bool = False, bound: str = "open") -> None:
         self._set(name=name, module=module, prolog_file=prolog_file, summary=summary,
-                  function=function, depth_limit=depth_limit, entry=entry, any_sides=any_sides)
+                  function=function, depth_limit=depth_limit, entry=entry, any_sides=any_sides,
+                  bound=bound)
+
+
+#: What a registry row's "bound" may say (pyab.result.bound_of).
+BOUND_KINDS = ("closed", "open", "exact")
 
 
 def _read_registry(path: Path) -> dict[str, Algorithm]:
@@ -68,7 +75,9 @@ def _read_registry(path: Path) -> dict[str, Algorithm]:
         table[row["name"]] = Algorithm(
             name=row["name"], module=module, prolog_file=row["prolog"], summary=row["summary"],
             function=function or "search", depth_limit=bool(row["depth_limit"]), entry=row["entry"],
-            any_sides=bool(row.get("any_sides", False)))
+            any_sides=bool(row.get("any_sides", False)), bound=row.get("bound", "open"))
+        if table[row["name"]].bound not in BOUND_KINDS:
+            raise ValueError(f"{path}: {row['name']}: bound must be one of {', '.join(BOUND_KINDS)}")
     return table
 
 

@@ -10,7 +10,7 @@ branch in the printed order, so the two can be read side by side:
   negation: every node is one or the other), so values outside the window
   behave exactly as in Prolog.
 
-Folded for speed (docs/performance.md): ``boundedbest/5`` and
+Folded for speed (benchmarks/HISTORY.md): ``boundedbest/5`` and
 ``goodenough/7`` call each other once per child, down the list of
 children, and each ``goodenough`` finishes with ``betterof/6`` on the way
 back out.  Here the way down is one loop over the children (``boundedbest``
@@ -24,7 +24,7 @@ marks, a uniform tree), one ``min_to_move`` answers for all the children,
 and the ``betterof/6`` calls are folded forward as the loop goes: for one
 side, "the later child unless an earlier one is strictly better" is the
 same answer whichever end it is computed from.  Other trees take the
-calls from the back.  (``tests/test_lazy_result.py`` runs mutants of both
+calls from the back.  (``tests/prolog/test_lazy_result.py`` runs mutants of both
 against the observed Prolog program.)
 
 It records on its own which nodes it calls ``alphabeta`` on and which leaves'
@@ -51,7 +51,7 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
 
     ``tree`` is a :class:`Tree` or any tree with the same node protocol.
     ``observe``, when given, is called at the points SWI-Prolog's traced
-    run is observed at (see ``pyab.trace``): ``observe("call", pos, alpha,
+    run is observed at (see ``pyab.render.trace``): ``observe("call", pos, alpha,
     beta)``, ``("leaf", pos, val)``, ``("bounds", pos, val, alpha, beta,
     new_alpha, new_beta)``, ``("cut", pos, val, alpha, beta, kind, rest)``,
     ``("return", pos, good_pos, val)``; positions are nodes."""

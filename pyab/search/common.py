@@ -24,7 +24,7 @@ true ``one_parent``) lets a search that says it visits each node once
 skip the pass that drops repeats.
 
 Given an ``observe`` callback, the record also reports the frames a
-picture needs (``pyab.trace`` turns them into steps), always from MAX's
+picture needs (``pyab.render.trace`` turns them into steps), always from MAX's
 point of view: ``enter(node, alpha, beta)`` as a search function starts on
 a node with its window, ``back(node, best, value)`` as the caller receives
 its value, and every static value read.  A nega-max search passes

@@ -22,8 +22,8 @@ __all__ = [
     "knuth_moore", "knuth_moore_rows", "random_order_rows",
 ]
 
-# The chessprogramming.org table (literature/cpw-alpha-beta.md), "number of
-# leaves with depth n and b = 40", as printed, depths 0..8.
+# The table of the chessprogramming wiki's "Alpha-Beta" page (docs/literature.md),
+# "number of leaves with depth n and b = 40", as printed, depths 0..8.
 CPW_B40_WORST = (1, 40, 1_600, 64_000, 2_560_000, 102_400_000, 4_096_000_000,
                  163_840_000_000, 6_553_600_000_000)
 CPW_B40_BEST = (1, 40, 79, 1_639, 3_199, 65_569, 127_999, 2_623_999, 5_119_999)

@@ -1,6 +1,6 @@
 """Write the DSL corpus: nasty inputs of up to about 10 KB, each named
 ok-*.tree (must parse) or err-*.tree (must be refused with a DSLError).
-tests/test_fuzz_dsl.py replays every file.  Run from the repository root:
+tests/dsl/test_fuzz_dsl.py replays every file.  Run from the repository root:
 
     .venv/bin/python tests/corpus/make.py tests/corpus
 

@@ -1,0 +1,602 @@
+/* pyab.prolog._cload: a fact tree's clauses asserted from C (optional).
+ *
+ * load(module, names, kids, values, sides, depth, root_max) asserts into the
+ * existing SWI-Prolog module `module` exactly the clauses that
+ * load_packed/3 in prolog/bridge/store.pl asserts, in the same order within
+ * every predicate (load_packed/3 goes node by node; here one predicate
+ * comes after the other, so that each one's clauses lie together in
+ * memory, which makes the asserts and the indexes built after them
+ * cheaper):
+ *
+ *     max_to_move(N) for every node where MAX moves, in node order;
+ *     min_to_move(N) for every other node, in node order;
+ *     staticval(N, V) for every node with a value, in node order;
+ *     tree(N, [K1, ..., Kk]) for every inner node, ascending.
+ *
+ * straight from the Tree's own sequences (pyab/tree.py), with no text in
+ * between: each name becomes an atom once (PL_new_atom_mbchars, UTF-8, with
+ * its length, so any name is exact), each clause one PL_assert.  The
+ * references this code takes on those atoms are given back at the end (the
+ * clauses hold their own), so loading and dropping trees leaks no atoms.
+ *
+ * fits(values) says whether every value can go this way (None, an int of
+ * 64 bits, a finite float); pyab.prolog asks it before the module is
+ * claimed, and a tree with another value takes load_packed/3 whole.
+ *
+ * SWI-Prolog is reached through function addresses that pyab.prolog takes
+ * from the library it started (bind()), not by linking: the same build works
+ * whichever way SWI-Prolog was started in the process (pyab's own start,
+ * pyswip's, a saved state), and it builds without SWI-Prolog's headers.  The
+ * few prototypes below are SWI-Prolog.h's (9.x: atom_t, functor_t, term_t
+ * and fid_t are uintptr_t, module_t a pointer; PL_ASSERTZ is 0; REP_UTF8
+ * 0x00100000), the same assumptions pyab/prolog.py's ctypes prototypes make;
+ * the comparison in tests/test_fast_paths.py would catch a mismatch.
+ *
+ * The caller holds pyab's runtime lock and has given this thread a Prolog
+ * engine; load() checks the second.  It answers True, or False when Prolog
+ * raised an exception (left pending for the caller: PL_exception(0)), or
+ * raises a Python error; after False or an error the caller drops the
+ * module (whatever was asserted goes with it).
+ *
+ * Built by setup.py as an optional extension, like pyab/_cscan.c: without a
+ * C compiler pyab installs and loads trees with load_packed/3.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uintptr_t atom_t;
+typedef uintptr_t functor_t;
+typedef uintptr_t term_t;
+typedef uintptr_t fid_t;
+typedef void *module_t;
+typedef void *record_t;
+typedef uintptr_t foreign_t;
+
+#define REP_UTF8 0x00100000
+#define PL_ASSERTZ 0x0000
+
+/* The functions used, in the order bind() takes their addresses (functions()
+ * gives pyab/prolog.py their names). */
+#define FUNCTIONS(X)                                                     \
+    X(PL_new_atom_mbchars, atom_t, (int, size_t, const char *))          \
+    X(PL_unregister_atom, void, (atom_t))                                \
+    X(PL_register_atom, void, (atom_t))                                  \
+    X(PL_new_functor, functor_t, (atom_t, int))                          \
+    X(PL_new_module, module_t, (atom_t))                                 \
+    X(PL_new_term_refs, term_t, (int))                                   \
+    X(PL_open_foreign_frame, fid_t, (void))                              \
+    X(PL_rewind_foreign_frame, void, (fid_t))                            \
+    X(PL_close_foreign_frame, void, (fid_t))                             \
+    X(PL_put_atom, int, (term_t, atom_t))                                \
+    X(PL_put_int64, int, (term_t, int64_t))                              \
+    X(PL_put_float, int, (term_t, double))                               \
+    X(PL_put_nil, int, (term_t))                                         \
+    X(PL_cons_functor_v, int, (term_t, functor_t, term_t))               \
+    X(PL_cons_list, int, (term_t, term_t, term_t))                       \
+    X(PL_assert, int, (term_t, module_t, int))                           \
+    X(PL_thread_self, int, (void))                                       \
+    X(PL_register_foreign_in_module, int,                                \
+      (const char *, const char *, int, void *, int, ...))               \
+    X(PL_get_atom, int, (term_t, atom_t *))                              \
+    X(PL_get_float, int, (term_t, double *))                             \
+    X(PL_get_arg_sz, int, (size_t, term_t, term_t))                      \
+    X(PL_record, record_t, (term_t))                                     \
+    X(PL_recorded, int, (record_t, term_t))                              \
+    X(PL_erase, void, (record_t))                                        \
+    X(PL_compare, int, (term_t, term_t))                                 \
+    X(PL_unify, int, (term_t, term_t))                                   \
+    X(PL_unify_functor, int, (term_t, functor_t))                        \
+    X(PL_unify_int64, int, (term_t, int64_t))                            \
+    X(PL_raise_exception, int, (term_t))                                 \
+    X(PL_resource_error, int, (const char *))
+
+#define DECLARE(name, ret, params) ret(*name) params;
+static struct { FUNCTIONS(DECLARE) } pl;
+#define COUNT(name, ret, params) +1
+enum { NFUNCTIONS = 0 FUNCTIONS(COUNT) };
+#define NAME(name, ret, params) #name,
+static const char *const function_names[] = {FUNCTIONS(NAME)};
+
+static int bound = 0;
+static functor_t f_max, f_min, f_staticval, f_tree;
+
+static PyObject *bind(PyObject *self, PyObject *arg) {
+    (void)self;
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != NFUNCTIONS) {
+        PyErr_Format(PyExc_TypeError, "bind() takes a tuple of %d addresses", NFUNCTIONS);
+        return NULL;
+    }
+    void *addr[NFUNCTIONS];
+    for (int i = 0; i < NFUNCTIONS; i++) {
+        addr[i] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(arg, i));
+        if (!addr[i]) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "no address for %s", function_names[i]);
+            return NULL;
+        }
+    }
+    int k = 0;
+#define ASSIGN(name, ret, params) pl.name = (ret(*) params)addr[k++];
+    FUNCTIONS(ASSIGN)
+#undef ASSIGN
+    bound = 1;
+    f_max = f_min = f_staticval = f_tree = 0; /* made at the next load() */
+    Py_RETURN_NONE;
+}
+
+static PyObject *functions(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    PyObject *out = PyTuple_New(NFUNCTIONS);
+    for (int i = 0; out && i < NFUNCTIONS; i++) {
+        PyObject *s = PyUnicode_FromString(function_names[i]);
+        if (!s) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, i, s);
+    }
+    return out;
+}
+
+/* -- values ---------------------------------------------------------------- */
+
+enum { V_NONE, V_INT, V_FLOAT, V_OTHER };
+
+static int value_kind(PyObject *v, int64_t *i, double *d) {
+    if (v == Py_None) return V_NONE;
+    if (PyLong_Check(v) && !PyBool_Check(v)) {
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || (x == -1 && PyErr_Occurred())) { PyErr_Clear(); return V_OTHER; }
+        *i = (int64_t)x;
+        return V_INT;
+    }
+    if (PyFloat_Check(v)) {
+        *d = PyFloat_AS_DOUBLE(v);
+        return isfinite(*d) ? V_FLOAT : V_OTHER;
+    }
+    return V_OTHER;
+}
+
+static PyObject *fits(PyObject *self, PyObject *values) {
+    (void)self;
+    PyObject *seq = PySequence_Fast(values, "fits() takes a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    int ok = 1;
+    int64_t i64;
+    double d;
+    for (Py_ssize_t k = 0; k < n && ok; k++) ok = value_kind(items[k], &i64, &d) != V_OTHER;
+    Py_DECREF(seq);
+    return PyBool_FromLong(ok);
+}
+
+/* -- the load --------------------------------------------------------------- */
+
+/* The atom of a str (a new reference in Prolog), or 0 with a Python error set. */
+static atom_t atom_of(PyObject *s) {
+    if (!PyUnicode_Check(s)) {
+        PyErr_SetString(PyExc_TypeError, "a node name is not a str");
+        return 0;
+    }
+    atom_t a;
+    if (PyUnicode_IS_ASCII(s)) {
+        a = pl.PL_new_atom_mbchars(REP_UTF8, (size_t)PyUnicode_GET_LENGTH(s),
+                                   (const char *)PyUnicode_DATA(s));
+    } else {  /* a UTF-8 copy for the moment (not cached in the str) */
+        PyObject *b = PyUnicode_AsUTF8String(s);
+        if (!b) return 0;
+        a = pl.PL_new_atom_mbchars(REP_UTF8, (size_t)PyBytes_GET_SIZE(b), PyBytes_AS_STRING(b));
+        Py_DECREF(b);
+    }
+    if (!a) PyErr_SetString(PyExc_MemoryError, "SWI-Prolog could not make an atom");
+    return a;
+}
+
+static functor_t functor_of(const char *name, int arity) {
+    atom_t a = pl.PL_new_atom_mbchars(REP_UTF8, strlen(name), name);
+    return a ? pl.PL_new_functor(a, arity) : 0; /* the atom stays: these names live on */
+}
+
+typedef struct {
+    PyObject *names, *kids, *values, *sides, *depth; /* fast sequences (sides may be NULL) */
+    Py_ssize_t n;
+    int root_max; /* with sides by depth: MAX moves at even depths when 1 */
+    atom_t *atoms;
+    Py_ssize_t made; /* atoms[0..made) hold a reference */
+    char *max;       /* 1 where MAX is to move */
+} Load;
+
+#define FAIL_PY (-1)
+#define FAIL_PROLOG 0
+#define DONE 1
+
+/* Every node's atom, and who moves there (L->max[i]). */
+static int make_atoms(Load *L) {
+    PyObject **names = PySequence_Fast_ITEMS(L->names);
+    PyObject **sides = L->sides ? PySequence_Fast_ITEMS(L->sides) : NULL;
+    PyObject **depth = L->sides ? NULL : PySequence_Fast_ITEMS(L->depth);
+    for (Py_ssize_t i = 0; i < L->n; i++) {
+        int is_max;
+        if (sides) {
+            is_max = PyObject_IsTrue(sides[i]);
+            if (is_max < 0) return FAIL_PY;
+        } else {
+            long d = PyLong_AsLong(depth[i]);
+            if (d == -1 && PyErr_Occurred()) return FAIL_PY;
+            is_max = ((d & 1) == 0) == (L->root_max != 0);
+        }
+        L->max[i] = (char)is_max;
+        atom_t a = atom_of(names[i]);
+        if (!a) return FAIL_PY;
+        L->atoms[L->made++] = a;
+    }
+    return DONE;
+}
+
+/* max_to_move(N) (want_max) or min_to_move(N) for every node of that side,
+ * in node order. */
+static int assert_sides(Load *L, module_t m, term_t t, int want_max) {
+    fid_t fid = pl.PL_open_foreign_frame();
+    if (!fid) return FAIL_PROLOG;
+    int rc = DONE;
+    functor_t f = want_max ? f_max : f_min;
+    for (Py_ssize_t i = 0; i < L->n; i++) {
+        if (L->max[i] != want_max) continue;
+        if (!pl.PL_put_atom(t + 1, L->atoms[i]) || !pl.PL_cons_functor_v(t, f, t + 1) ||
+            !pl.PL_assert(t, m, PL_ASSERTZ)) { rc = FAIL_PROLOG; break; }
+        pl.PL_rewind_foreign_frame(fid); /* the terms are copied into the clauses */
+    }
+    pl.PL_close_foreign_frame(fid); /* keeps an exception's term */
+    return rc;
+}
+
+/* staticval(N, V) for every node with a value, in node order. */
+static int assert_values(Load *L, module_t m, term_t t) {
+    PyObject **values = PySequence_Fast_ITEMS(L->values);
+    fid_t fid = pl.PL_open_foreign_frame();
+    if (!fid) return FAIL_PROLOG;
+    int rc = DONE;
+    for (Py_ssize_t i = 0; i < L->n; i++) {
+        int64_t iv = 0;
+        double dv = 0;
+        int kind = value_kind(values[i], &iv, &dv);
+        if (kind == V_NONE) continue;
+        if (kind == V_OTHER) {
+            PyErr_SetString(PyExc_ValueError, "a value that fits() refuses");
+            rc = FAIL_PY;
+            break;
+        }
+        if (!pl.PL_put_atom(t + 1, L->atoms[i]) ||
+            !(kind == V_INT ? pl.PL_put_int64(t + 2, iv) : pl.PL_put_float(t + 2, dv)) ||
+            !pl.PL_cons_functor_v(t, f_staticval, t + 1) || !pl.PL_assert(t, m, PL_ASSERTZ)) {
+            rc = FAIL_PROLOG;
+            break;
+        }
+        pl.PL_rewind_foreign_frame(fid);
+    }
+    pl.PL_close_foreign_frame(fid);
+    return rc;
+}
+
+static int assert_kids(Load *L, module_t m, term_t t) {
+    PyObject **kids = PySequence_Fast_ITEMS(L->kids);
+    fid_t fid = pl.PL_open_foreign_frame();
+    if (!fid) return FAIL_PROLOG;
+    int rc = DONE;
+    for (Py_ssize_t i = 0; i < L->n && rc == DONE; i++) {
+        PyObject *ks = kids[i];
+        if (!PyTuple_Check(ks)) {
+            PyErr_SetString(PyExc_TypeError, "a node's children are not a tuple");
+            rc = FAIL_PY;
+            break;
+        }
+        Py_ssize_t k = PyTuple_GET_SIZE(ks);
+        if (k == 0) continue;
+        /* tree(N, L): t+1 = N, t+2 = L built from its end, t+3 a child */
+        if (!pl.PL_put_atom(t + 1, L->atoms[i]) || !pl.PL_put_nil(t + 2)) { rc = FAIL_PROLOG; break; }
+        while (k-- > 0) {
+            Py_ssize_t c = PyLong_AsSsize_t(PyTuple_GET_ITEM(ks, k));
+            if (c < 0 || c >= L->n) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a child that is not a node");
+                rc = FAIL_PY;
+                break;
+            }
+            if (!pl.PL_put_atom(t + 3, L->atoms[c]) || !pl.PL_cons_list(t + 2, t + 3, t + 2)) {
+                rc = FAIL_PROLOG;
+                break;
+            }
+        }
+        if (rc != DONE) break;
+        if (!pl.PL_cons_functor_v(t, f_tree, t + 1) || !pl.PL_assert(t, m, PL_ASSERTZ)) {
+            rc = FAIL_PROLOG;
+            break;
+        }
+        pl.PL_rewind_foreign_frame(fid);
+    }
+    pl.PL_close_foreign_frame(fid);
+    return rc;
+}
+
+static PyObject *load(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *module, *names, *kids, *values, *sides, *depth;
+    int root_max;
+    if (!PyArg_ParseTuple(args, "UOOOOOp:load", &module, &names, &kids, &values, &sides, &depth,
+                          &root_max))
+        return NULL;
+    if (!bound) {
+        PyErr_SetString(PyExc_RuntimeError, "pyab.prolog._cload is not bound to SWI-Prolog (bind())");
+        return NULL;
+    }
+    if (pl.PL_thread_self() == -1) {
+        PyErr_SetString(PyExc_RuntimeError, "this thread has no SWI-Prolog engine");
+        return NULL;
+    }
+    if (!f_tree) {
+        f_max = functor_of("max_to_move", 1);
+        f_min = functor_of("min_to_move", 1);
+        f_staticval = functor_of("staticval", 2);
+        f_tree = functor_of("tree", 2);
+        if (!f_max || !f_min || !f_staticval || !f_tree) {
+            f_tree = 0;
+            return PyErr_NoMemory();
+        }
+    }
+    Load L;
+    memset(&L, 0, sizeof L);
+    PyObject *out = NULL;
+    int rc = FAIL_PY;
+    atom_t matom = 0;
+    if (!(L.names = PySequence_Fast(names, "names must be a sequence")) ||
+        !(L.kids = PySequence_Fast(kids, "kids must be a sequence")) ||
+        !(L.values = PySequence_Fast(values, "values must be a sequence")) ||
+        (sides != Py_None && !(L.sides = PySequence_Fast(sides, "sides must be a sequence"))) ||
+        !(L.depth = PySequence_Fast(depth, "depth must be a sequence")))
+        goto out;
+    L.n = PySequence_Fast_GET_SIZE(L.names);
+    L.root_max = root_max;
+    if (PySequence_Fast_GET_SIZE(L.kids) != L.n || PySequence_Fast_GET_SIZE(L.values) != L.n ||
+        (L.sides ? PySequence_Fast_GET_SIZE(L.sides) : PySequence_Fast_GET_SIZE(L.depth)) != L.n) {
+        PyErr_SetString(PyExc_ValueError, "names, kids, values and sides (or depth) differ in length");
+        goto out;
+    }
+    L.atoms = PyMem_RawMalloc((size_t)(L.n ? L.n : 1) * sizeof *L.atoms);
+    L.max = PyMem_RawMalloc((size_t)(L.n ? L.n : 1));
+    if (!L.atoms || !L.max) { PyErr_NoMemory(); goto out; }
+    matom = atom_of(module);
+    if (!matom) goto out;
+    module_t m = pl.PL_new_module(matom);
+    term_t t = pl.PL_new_term_refs(4);
+    if (!m || !t) { rc = FAIL_PROLOG; goto out; }
+    /* one predicate after the other: each one's clauses lie together in
+     * memory, which makes their asserts and the indexes load_finish/1
+     * builds cheaper (benchmarks/HISTORY.md) */
+    rc = make_atoms(&L);
+    if (rc == DONE) rc = assert_sides(&L, m, t, 1);
+    if (rc == DONE) rc = assert_sides(&L, m, t, 0);
+    if (rc == DONE) rc = assert_values(&L, m, t);
+    if (rc == DONE) rc = assert_kids(&L, m, t);
+out:
+    for (Py_ssize_t i = 0; i < L.made; i++) pl.PL_unregister_atom(L.atoms[i]);
+    if (matom) pl.PL_unregister_atom(matom);
+    PyMem_RawFree(L.atoms);
+    PyMem_RawFree(L.max);
+    Py_XDECREF(L.names);
+    Py_XDECREF(L.kids);
+    Py_XDECREF(L.values);
+    Py_XDECREF(L.sides);
+    Py_XDECREF(L.depth);
+    if (rc == DONE) out = Py_True;
+    else if (rc == FAIL_PROLOG && !PyErr_Occurred()) out = Py_False;
+    Py_XINCREF(out);
+    return out;
+}
+
+/* -- the recorder's names mode in C (optional) ------------------------------
+ *
+ * What moves_/3 and staticval_/3 in prolog/bridge/observe.pl do for a record
+ * in mode `names`, for the thread's running search: each call of the tree's
+ * moves/2 and staticval/2 appends an entry to a buffer of this thread
+ * (malloc'ed, not Prolog's stacks), which '$crec_store'/2 turns into the
+ * store observe.pl's own recorder makes: events(E1, ..., EN), where Ei is an
+ * atom P for moves(P, _), m(P) when P is not an atom, s(P) for
+ * staticval(P, _), and [] for staticval(P, _) on the position of the entry
+ * before.  An atom is kept as its handle, with a reference of its own (a
+ * game's moves/2 may make atoms the search drops again) given back once the
+ * store holds it; any other position is copied with PL_record(), which keeps it
+ * across the search's backtracking as nb_setarg/3 does for the Prolog
+ * recorder.  Every 1,024 entries the deadline is checked as deadline_/1
+ * does (get_time/1's clock: time_limit_exceeded once it has passed).
+ *
+ * pyab_observe:'$crec_begin'(+Size, +Deadline) starts a recording (what a
+ * recording left behind, if anything, is dropped);
+ * '$crec_moves'(+P), '$crec_staticval'(+P) append (and fail when this thread
+ * records no search in C: observe.pl's wrappers then ask its recorder);
+ * '$crec_store'(-N, -Store)
+ * gives the entries and ends the recording; '$crec_end' ends it whatever
+ * happened (frees what is left; recording/5's cleanup).
+ */
+
+enum { E_ATOM, E_M, E_S_ATOM, E_S, E_SAME };
+typedef struct { uintptr_t v; int kind; } Entry;
+typedef struct { Entry *e; size_t n, cap; double deadline; int active, timed; } Rec;
+static __thread Rec rec;
+static atom_t a_tle, a_events;
+static functor_t f_m, f_s;
+
+static void rec_free(void) {
+    for (size_t i = 0; i < rec.n; i++) {
+        int kind = rec.e[i].kind;
+        if (kind == E_M || kind == E_S) pl.PL_erase((record_t)rec.e[i].v);
+        else if (kind == E_ATOM || kind == E_S_ATOM) pl.PL_unregister_atom((atom_t)rec.e[i].v);
+    }
+    free(rec.e);
+    memset(&rec, 0, sizeof rec);
+}
+
+static foreign_t crec_begin(term_t size, term_t deadline) {
+    /* Size is recording/5's (the last search's calls and an eighth): at
+     * least 1,024 entries to start with */
+    double s, d = 0;
+    size_t want = pl.PL_get_float(size, &s) && s > 1024 && s < 1e9 ? (size_t)s : 1024;
+    rec_free();
+    rec.e = malloc(want * sizeof *rec.e);
+    if (!rec.e) return pl.PL_resource_error("memory");
+    rec.cap = want;
+    rec.timed = pl.PL_get_float(deadline, &d); /* `inf` is an atom: no deadline */
+    rec.deadline = d;
+    rec.active = 1;
+    return 1;
+}
+
+static int past_deadline(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    if ((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 > rec.deadline) {
+        term_t ex = pl.PL_new_term_refs(1);
+        if (ex) pl.PL_put_atom(ex, a_tle);
+        return ex ? pl.PL_raise_exception(ex) : 0;
+    }
+    return 1;
+}
+
+static int push(uintptr_t v, int kind) {
+    if (rec.n == rec.cap) {
+        Entry *bigger = realloc(rec.e, 2 * rec.cap * sizeof *rec.e);
+        if (!bigger) {
+            if (kind == E_M || kind == E_S) pl.PL_erase((record_t)v);
+            else if (kind == E_ATOM || kind == E_S_ATOM) pl.PL_unregister_atom((atom_t)v);
+            return pl.PL_resource_error("memory");
+        }
+        rec.e = bigger;
+        rec.cap *= 2;
+    }
+    rec.e[rec.n].v = v;
+    rec.e[rec.n].kind = kind;
+    rec.n++;
+    return (rec.n & 1023) == 0 && rec.timed ? past_deadline() : 1;
+}
+
+static int push_copy(term_t p, int kind) {
+    record_t r = pl.PL_record(p);
+    return r ? push((uintptr_t)r, kind) : pl.PL_resource_error("memory");
+}
+
+static foreign_t crec_moves(term_t p) {
+    atom_t a;
+    if (!rec.active) return 0;
+    if (pl.PL_get_atom(p, &a)) {
+        pl.PL_register_atom(a);
+        return push(a, E_ATOM);
+    }
+    return push_copy(p, E_M);
+}
+
+static foreign_t crec_staticval(term_t p) {
+    atom_t a;
+    if (!rec.active) return 0;
+    Entry *last = rec.n ? &rec.e[rec.n - 1] : NULL;
+    if (pl.PL_get_atom(p, &a)) {
+        if (last && last->kind == E_ATOM && last->v == a) return push(0, E_SAME);
+        pl.PL_register_atom(a);
+        return push(a, E_S_ATOM);
+    }
+    if (last && last->kind == E_M) {
+        term_t t = pl.PL_new_term_refs(1);
+        if (!t || !pl.PL_recorded((record_t)last->v, t)) return 0;
+        if (pl.PL_compare(t, p) == 0) return push(0, E_SAME);
+    }
+    return push_copy(p, E_S);
+}
+
+static foreign_t crec_store(term_t count, term_t store) {
+    if (!rec.active) return 0;
+    size_t n = rec.n;
+    functor_t fe = pl.PL_new_functor(a_events, n ? (int)n : 1);
+    term_t t = pl.PL_new_term_refs(3);
+    int ok = fe && t && pl.PL_unify_int64(count, (int64_t)n) && pl.PL_unify_functor(store, fe);
+    for (size_t i = 0; ok && i < n; i++) {
+        Entry *e = &rec.e[i];
+        switch (e->kind) {
+        case E_ATOM: ok = pl.PL_put_atom(t + 1, e->v); break;
+        case E_SAME: ok = pl.PL_put_nil(t + 1); break;
+        case E_S_ATOM:
+            ok = pl.PL_put_atom(t + 2, e->v) && pl.PL_cons_functor_v(t + 1, f_s, t + 2);
+            break;
+        default:
+            ok = pl.PL_recorded((record_t)e->v, t + 2) &&
+                 pl.PL_cons_functor_v(t + 1, e->kind == E_M ? f_m : f_s, t + 2);
+        }
+        ok = ok && pl.PL_get_arg_sz(i + 1, store, t) && pl.PL_unify(t, t + 1);
+    }
+    rec_free();
+    return ok;
+}
+
+static foreign_t crec_end(void) {
+    rec_free();
+    return 1;
+}
+
+static PyObject *register_recorder(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    if (!bound) {
+        PyErr_SetString(PyExc_RuntimeError, "pyab.prolog._cload is not bound to SWI-Prolog (bind())");
+        return NULL;
+    }
+    if (pl.PL_thread_self() == -1) {
+        PyErr_SetString(PyExc_RuntimeError, "this thread has no SWI-Prolog engine");
+        return NULL;
+    }
+    if (!a_events) {
+        a_tle = pl.PL_new_atom_mbchars(REP_UTF8, 19, "time_limit_exceeded");
+        a_events = pl.PL_new_atom_mbchars(REP_UTF8, 6, "events");
+        f_m = functor_of("m", 1);
+        f_s = functor_of("s", 1);
+        if (!a_tle || !a_events || !f_m || !f_s) {
+            a_events = 0;
+            return PyErr_NoMemory();
+        }
+    }
+    static const struct { const char *name; int arity; void *f; } preds[] = {
+        {"$crec_begin", 2, (void *)crec_begin},
+        {"$crec_moves", 1, (void *)crec_moves},
+        {"$crec_staticval", 1, (void *)crec_staticval},
+        {"$crec_store", 2, (void *)crec_store},
+        {"$crec_end", 0, (void *)crec_end},
+    };
+    for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
+        if (!pl.PL_register_foreign_in_module("pyab_observe", preds[i].name, preds[i].arity,
+                                              preds[i].f, 0)) {
+            PyErr_Format(PyExc_RuntimeError, "SWI-Prolog refused pyab_observe:%s/%d",
+                         preds[i].name, preds[i].arity);
+            return NULL;
+        }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"bind", bind, METH_O,
+     "bind(addresses)\n\nThe addresses of SWI-Prolog's functions named by functions(), in order."},
+    {"functions", functions, METH_NOARGS, "functions() -> the names of the functions bind() takes"},
+    {"fits", fits, METH_O,
+     "fits(values) -> bool\n\nTrue when every value is None, an int of 64 bits or a finite float."},
+    {"register_recorder", register_recorder, METH_NOARGS,
+     "register_recorder()\n\nDefine pyab_observe's compiled recorder ('$crec_begin'/2 ...)."},
+    {"load", load, METH_VARARGS,
+     "load(module, names, kids, values, sides, depth, root_max) -> bool\n\n"
+     "Assert the tree's clauses into the existing module; False when Prolog\n"
+     "raised (the exception is pending)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_cload",
+                                       "A fact tree's clauses asserted from C (see pyab.prolog).",
+                                       -1, methods};
+
+PyMODINIT_FUNC PyInit__cload(void) { return PyModule_Create(&moduledef); }

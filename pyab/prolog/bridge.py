@@ -1,0 +1,899 @@
+"""The SWI-Prolog engine: :class:`Engine`, one module per tree.
+
+Data crosses only as string arguments of fixed predicates of the bridge
+(``prolog/pyab_bridge.pl``), through SWI-Prolog's C interface, never as
+query text.  Answers come back as one string with NUL-separated fields,
+which sidesteps pyswip's slow list conversion and its 64-bit integer
+wrapping (numbers travel as their Prolog text).  A Prolog exception reaches
+Python as :class:`~pyab.errors.PrologError` carrying the exception term as
+text (``.term``) and SWI-Prolog's message for it.
+
+SWI-Prolog can be started only once per process, so every :class:`Engine`
+shares that one runtime (and one lock: calls into it are serialised).  What
+an engine owns is its modules: a tree is loaded into module ``pyab_t<N>`` the
+first time the engine solves it and stays there while the
+:class:`~pyab.tree.Tree` object lives.  When the object is garbage-collected,
+the next call of that engine recycles the module: it is emptied
+(``recycle/1`` in ``prolog/bridge/store.pl``) and kept, with its
+observation wrappers and program modules, on the engine's free list for the
+next tree to load into (SWI-Prolog 9.0.4 never frees a wrapper's closure,
+so destroying a module leaked about 2 Kb).  A tree given as rules
+(``prolog_source()``) is recycled into a module of the same rules file.
+:meth:`Engine.close` drops every module the engine made.
+
+``pyab.solve`` and the functions of this module use the default engine,
+:func:`engine`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import itertools
+import math
+import os
+import re
+import threading
+import weakref
+from pathlib import Path
+from typing import Any
+
+from ..errors import Error, PrologError, SearchTimeout
+from .facts import number
+from ..resources import compiled, prolog_dir
+from ..result import Result
+from ..search import algorithm as find_algorithm
+from ..tree import Number, Tree
+
+__all__ = ["PROLOG_DIR", "Engine", "drop", "engine", "live_modules", "resource_counts",
+           "set_default", "solve", "solve_traced"]
+
+PROLOG_DIR = prolog_dir()
+
+# SWI-Prolog.h (9.x) constants used below.
+_PL_ATOM, _PL_STRING = 2, 6
+_REP_UTF8 = 0x00100000
+_CVT_ATOM, _CVT_STRING, _CVT_WRITEQ = 0x1, 0x2, 0x200
+_BUF_STACK = 0x00010000
+_PL_Q_NODEBUG, _PL_Q_CATCH_EXCEPTION = 0x04, 0x08
+
+_INT = re.compile(r"[+-]?\d+\Z")
+
+_c = ctypes
+# (name, restype, argtypes) of every libswipl function used here.  Each gets
+# a function object of its own (lib[name] is not cached), so pyswip's
+# prototypes of the same functions (lib.name) are never changed.
+_PROTOTYPES: list[tuple[str, Any, list[Any]]] = [
+    ("PL_put_chars", _c.c_int, [_c.c_size_t, _c.c_int, _c.c_size_t, _c.c_char_p]),
+    ("PL_get_nchars", _c.c_int, [_c.c_size_t, _c.POINTER(_c.c_size_t),
+                                 _c.POINTER(_c.c_char_p), _c.c_uint]),
+    ("PL_new_term_refs", _c.c_size_t, [_c.c_int]),
+    ("PL_put_term", _c.c_int, [_c.c_size_t, _c.c_size_t]),
+    ("PL_predicate", _c.c_void_p, [_c.c_char_p, _c.c_int, _c.c_char_p]),
+    ("PL_call_predicate", _c.c_int, [_c.c_void_p, _c.c_int, _c.c_void_p, _c.c_size_t]),
+    ("PL_open_query", _c.c_size_t, [_c.c_void_p, _c.c_int, _c.c_void_p, _c.c_size_t]),
+    ("PL_next_solution", _c.c_int, [_c.c_size_t]),
+    ("PL_cut_query", _c.c_int, [_c.c_size_t]),
+    ("PL_open_foreign_frame", _c.c_size_t, []),
+    ("PL_discard_foreign_frame", None, [_c.c_size_t]),
+    ("PL_thread_self", _c.c_int, []),
+    ("PL_thread_destroy_engine", _c.c_int, []),
+    ("PL_thread_attach_engine", _c.c_int, [_c.c_void_p]),
+    ("PL_exception", _c.c_size_t, [_c.c_size_t]),
+    ("PL_clear_exception", None, []),
+    ("PL_get_atom", _c.c_int, [_c.c_size_t, _c.POINTER(_c.c_size_t)]),
+    ("PL_unregister_atom", None, [_c.c_size_t]),
+    # PL_get_nchars(BUF_STACK) keeps each answer's text in a buffer that only
+    # a string-buffer mark releases; outside a Prolog query nothing else does
+    # (measured: 544 bytes of resident memory per call).
+    ("PL_mark_string_buffers", None, [_c.POINTER(_c.c_size_t)]),
+    ("PL_release_string_buffers_from_mark", None, [_c.c_size_t]),
+]
+
+
+def _parse_number(text: str) -> Number:
+    if _INT.match(text):
+        return int(text)
+    if text.endswith("Inf"):
+        return -math.inf if text.startswith("-") else math.inf
+    if text.endswith("NaN"):
+        return math.nan
+    return float(text)
+
+
+# The compiled loader, looked up once; tests set it to None for load_packed/3 alone.
+_cload = compiled("prolog._cload")
+
+
+class _Runtime:
+    """The process's SWI-Prolog, reached through libswipl (started by :func:`_start`).
+    One per process; every :class:`Engine` calls through it."""
+
+    def __init__(self) -> None:
+        lib = _start()
+        self.lib = lib
+        self._bound: Any = None  # the compiled loader bound to lib's functions
+        self.lock = threading.RLock()
+        self.counter = itertools.count(1)  # module names are per process
+        self.thread = threading.local()
+        f: dict[str, Any] = {}
+        for name, restype, argtypes in _PROTOTYPES:
+            fn = lib[name]
+            fn.restype, fn.argtypes = restype, argtypes
+            f[name] = fn
+        self.f = f
+        self._preds: dict[tuple[str, int, str], int] = {}
+        self.call("set_prolog_flag", [("atom", "debug_on_error"), ("atom", "false")], module="system")
+        self.call("set_prolog_flag", [("atom", "report_error"), ("atom", "false")], module="system")
+        # Already there when SWI-Prolog started from the bridge's saved state
+        # (then this finds it loaded and returns at once).
+        self.call("ensure_loaded", [("atom", str(PROLOG_DIR / "pyab_bridge.pl"))], module="user")
+        if _cload is not None:
+            self._register_recorder(_cload)
+
+    def _pred(self, name: str, arity: int, module: str) -> int:
+        key = (name, arity, module)
+        if key not in self._preds:
+            self._preds[key] = self.f["PL_predicate"](name.encode(), arity, module.encode())
+        return self._preds[key]
+
+    def _text(self, term: int, flags: int) -> str | None:
+        size, buf = ctypes.c_size_t(), ctypes.c_char_p()
+        if not self.f["PL_get_nchars"](term, ctypes.byref(size), ctypes.byref(buf),
+                                       flags | _REP_UTF8 | _BUF_STACK):
+            return None
+        return ctypes.string_at(buf, size.value).decode("utf-8")
+
+    def call(self, name: str, args: list[tuple[str, str] | None],
+             module: str = "pyab_bridge") -> list[str | None]:
+        """Call ``module:name/len(args)``; each argument is ``("atom"|"string",
+        text)`` or ``None`` for an output variable.  Returns the outputs'
+        text.
+
+        :raises PrologError: when the goal fails, or with the exception's
+            term (``.term``, as ``writeq`` prints it) and message when it
+            raises one.
+        """
+        f = self.f
+        self._attach()
+        mark = ctypes.c_size_t()
+        f["PL_mark_string_buffers"](ctypes.byref(mark))  # PL_STRINGS_MARK()
+        frame = f["PL_open_foreign_frame"]()
+        try:
+            t0 = f["PL_new_term_refs"](len(args))
+            for i, arg in enumerate(args):
+                if arg is not None:
+                    kind, text = arg
+                    data = text.encode("utf-8")
+                    flags = (_PL_ATOM if kind == "atom" else _PL_STRING) | _REP_UTF8
+                    if not f["PL_put_chars"](t0 + i, flags, len(data), data):
+                        raise PrologError(f"cannot pass {kind} argument {i + 1} to {name}")
+                    if kind == "atom":
+                        # PL_put_chars(PL_ATOM) keeps the reference textToAtom()
+                        # took (pl-fli.c, SWI 9.0), so the atom could never be
+                        # collected: one leaked atom per call.  Drop it as
+                        # PL_put_atom_nchars() does; the term still holds the atom.
+                        atom = ctypes.c_size_t()
+                        if f["PL_get_atom"](t0 + i, ctypes.byref(atom)):
+                            f["PL_unregister_atom"](atom.value)
+            # A query of our own (not PL_call_predicate, after which
+            # PL_exception(0) is empty on SWI-Prolog 9.0.4): its exception is
+            # copied out before the query is closed.
+            exc = f["PL_new_term_refs"](1)
+            qid = f["PL_open_query"](None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
+                                     self._pred(name, len(args), module), t0)
+            ok = f["PL_next_solution"](qid)
+            raised = False
+            if not ok:
+                term = f["PL_exception"](qid)
+                if term:
+                    raised = bool(f["PL_put_term"](exc, term))
+            f["PL_cut_query"](qid)
+            if not ok:
+                if raised:
+                    raise self._error(exc)
+                raise PrologError(f"{module}:{name}/{len(args)} failed", "fail")
+            out: list[str | None] = []
+            for i, arg in enumerate(args):
+                if arg is None:
+                    text = self._text(t0 + i, _CVT_ATOM | _CVT_STRING)
+                    if text is None:
+                        raise PrologError(f"{name}: output {i + 1} is not text")
+                    out.append(text)
+                else:
+                    out.append(None)
+            return out
+        finally:
+            f["PL_discard_foreign_frame"](frame)
+            f["PL_release_string_buffers_from_mark"](mark.value)  # PL_STRINGS_RELEASE()
+
+    def _attach(self) -> None:
+        """Give this thread a SWI-Prolog engine if it has none."""
+        f = self.f
+        if f["PL_thread_self"]() == -1:  # a Python thread SWI-Prolog has not met
+            if f["PL_thread_attach_engine"](None) < 0:
+                raise PrologError("cannot attach a SWI-Prolog engine to this thread")
+            self.thread.engine = _Detach(self)
+
+    def _bind(self, loader: Any) -> None:
+        """Give the compiled extension the functions of the library SWI-Prolog
+        runs from (once per extension)."""
+        if self._bound is not loader:
+            loader.bind(tuple(ctypes.cast(self.lib[name], ctypes.c_void_p).value
+                              for name in loader.functions()))
+            self._bound = loader
+
+    def _register_recorder(self, loader: Any) -> None:
+        """Define the compiled recorder of observe.pl's names mode
+        (pyab/_cload.c: ``pyab_observe:'$crec_begin'/2`` ...); without it
+        (no extension, ``PYAB_PURE_PYTHON``) observe.pl records in Prolog."""
+        self._attach()
+        self._bind(loader)
+        loader.register_recorder()
+
+    def load_compiled(self, loader: Any, module: str, tree: Tree) -> None:
+        """Load fact tree ``tree`` into ``module`` with the compiled loader
+        (pyab/_cload.c): ``load_claim/1``, the loader's asserts,
+        ``load_finish/1``; the clauses of ``load_packed/3``, in its order.
+        Whatever fails drops the module again.
+
+        :raises PrologError: when Prolog refuses (the exception's term and
+            message, as :meth:`call` raises them)."""
+        self._bind(loader)
+        self.call("load_claim", [("atom", module)])  # attaches this thread too
+        try:
+            f = self.f
+            frame = f["PL_open_foreign_frame"]()
+            try:
+                if not loader.load(module, tree.names, tree.kids, tree.values, tree.sides,
+                                   tree.depth, tree.root_side == "max"):
+                    exc = f["PL_new_term_refs"](1)
+                    term = f["PL_exception"](0)
+                    if term and f["PL_put_term"](exc, term):
+                        raise self._error(exc)
+                    raise PrologError(f"the compiled loader could not load the tree into {module}")
+            finally:
+                f["PL_discard_foreign_frame"](frame)
+            self.call("load_finish", [("atom", module)])
+        except BaseException:
+            self.call("drop", [("atom", module)])
+            raise
+
+    def _error(self, exc: int) -> PrologError:
+        """An exception term as a PrologError: its text and SWI-Prolog's
+        message for it (``message_text/2`` in the bridge)."""
+        f = self.f
+        f["PL_clear_exception"]()
+        t = f["PL_new_term_refs"](2)
+        f["PL_put_term"](t, exc)
+        term = self._text(t, _CVT_WRITEQ) or "?"
+        message = ""
+        if f["PL_call_predicate"](None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
+                                  self._pred("message_text", 2, "pyab_bridge"), t):
+            message = self._text(t + 1, _CVT_ATOM | _CVT_STRING) or ""
+        else:
+            f["PL_clear_exception"]()
+        if "time_limit_exceeded" in term:
+            return SearchTimeout("the search ran past its time limit and was stopped "
+                                 "(allow more time, or search a smaller tree)", term)
+        return PrologError(message.strip() or term, term)
+
+
+def _fn(lib: ctypes.CDLL, name: str, restype: Any, argtypes: list[Any]) -> Any:
+    fn = lib[name]  # a function object of its own (see _PROTOTYPES)
+    fn.restype, fn.argtypes = restype, argtypes
+    return fn
+
+
+_ARGV: list[Any] = []  # PL_initialise's arguments, kept alive for SWI-Prolog
+
+
+def _start() -> ctypes.CDLL:
+    """Start SWI-Prolog in this process; its shared library.
+
+    When SWI-Prolog's home and library are known without pyswip
+    (:func:`pyab.prolog.home.locate`) and nobody has started it yet, pyab
+    loads the library and calls ``PL_initialise`` itself, with the
+    bridge's saved state (:mod:`pyab.prolog.state`) as ``-x STATE`` when
+    there is one, and pyswip is not imported (its import costs more than
+    SWI-Prolog's own start, and hooks ``sys.exit``).  The arguments are
+    pyswip's (``-q --nosignals --home=HOME``), and, as pyswip does,
+    ``PL_cleanup`` runs at exit.  A pyswip imported later in the same
+    process finds SWI-Prolog running and works on.  Otherwise (pyswip
+    imported first, or SWI-Prolog not found but by pyswip) pyswip starts
+    it, as before, and the bridge loads from source.
+    """
+    import sys
+    from .home import locate
+    found = locate()
+    if found is None or "pyswip.core" in sys.modules:
+        return _start_with_pyswip()
+    home, path = found
+    c = ctypes
+    lib = c.CDLL(path, mode=c.RTLD_GLOBAL)
+    if not hasattr(lib, "PL_version_info"):  # SWI-Prolog before 8.5.2: as before
+        return _start_with_pyswip()
+    if _fn(lib, "PL_is_initialised", c.c_int, [c.c_void_p, c.c_void_p])(None, None):
+        return lib  # started by other code in this process: the bridge loads from source
+    from .state import state
+    version = _fn(lib, "PL_version_info", c.c_uint, [c.c_int])(1)  # PL_VERSION_SYSTEM
+    saved = state(home, path, version, PROLOG_DIR / "pyab_bridge.pl")
+    args = [b"./", b"-q", b"--nosignals", b"--home=" + os.fsencode(home)]
+    if saved is not None:
+        args += [b"-x", os.fsencode(saved)]
+    argv = (c.c_char_p * (len(args) + 1))(*args, None)
+    _ARGV.append(argv)
+    if not _fn(lib, "PL_initialise", c.c_int, [c.c_int, c.POINTER(c.c_char_p)])(len(args), argv):
+        raise PrologError("SWI-Prolog could not start (PL_initialise failed)")
+    if threading.current_thread() is threading.main_thread():
+        # Not when another thread started it: that thread owns SWI-Prolog's
+        # main engine, and PL_cleanup() from the main thread at exit could
+        # not stop it ("Failed to stop Prolog threads").
+        atexit.register(_cleanup, lib)
+    return lib
+
+
+def _cleanup(lib: ctypes.CDLL) -> None:
+    """At exit, what pyswip does: PL_cleanup() if SWI-Prolog still runs
+    (a pyswip imported later may have cleaned it up already)."""
+    c = ctypes
+    if _fn(lib, "PL_is_initialised", c.c_int, [c.c_void_p, c.c_void_p])(None, None):
+        _fn(lib, "PL_cleanup", c.c_int, [c.c_int])(0)
+
+
+def _start_with_pyswip() -> ctypes.CDLL:
+    """SWI-Prolog started by importing pyswip (the way before pyab started it
+    itself); its library."""
+    from .home import configure
+    configure()  # so that pyswip starts no swipl to find SWI-Prolog
+    import pyswip.prolog  # noqa: F401  (initialises SWI-Prolog)
+    from pyswip import core
+
+    if threading.current_thread() is not threading.main_thread():
+        # SWI-Prolog's main engine now belongs to this thread.  When it has
+        # ended, pyswip's PL_cleanup() at exit (from the main thread) cannot
+        # stop that engine and prints "Failed to stop Prolog threads".
+        # Nothing pyab loads needs SWI's cleanup, so skip it.
+        atexit.unregister(core.cleanupProlog)
+    return core._lib
+
+
+class _Detach:
+    """Held in a thread-local slot of each Python thread that got an engine:
+    when the thread ends, the slot is cleared in that thread and the engine
+    is destroyed (else SWI-Prolog warns "Failed to stop Prolog threads" at
+    exit and keeps their memory)."""
+
+    def __init__(self, runtime: _Runtime) -> None:
+        self.runtime = runtime
+
+    def __del__(self) -> None:
+        with self.runtime.lock:
+            self.runtime.f["PL_thread_destroy_engine"]()
+
+
+_RUNTIME: _Runtime | None = None
+_RUNTIME_LOCK = threading.Lock()
+
+
+def _runtime() -> _Runtime:
+    global _RUNTIME
+    with _RUNTIME_LOCK:
+        if _RUNTIME is None:
+            _RUNTIME = _Runtime()
+        return _RUNTIME
+
+
+def _packed(tree: Tree) -> tuple[str, str]:
+    """The tree for load_packed/3: the names joined by NUL, and the text of
+    shape(Sides, Parents, Kids, Values) (see prolog/bridge/store.pl).  It
+    yields the clauses of :func:`pyab.facts.facts` in the same order, about
+    five times faster than reading that text for a big tree
+    (benchmarks/HISTORY.md).  Each part is made by one call that runs in C
+    (``str`` of a list, ``str.join``) rather than a Python step per node."""
+    if tree.sides is None:  # sides alternate by depth
+        by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
+        sides = "".join([by_depth[d & 1] for d in tree.depth])
+    else:  # a side per node (pyab.tree.with_sides)
+        sides = "".join(["x" if s else "n" for s in tree.sides])
+    kids = tree.kids
+    parents = [i for i, ks in enumerate(kids) if ks]
+    # Node ids are ints, so the tuples' text is Prolog's list text once its
+    # brackets are swapped: "(1, 2)" -> "[1, 2]", "(3,)" -> "[3]".
+    kid_lists = str([kids[i] for i in parents]).replace(",)", ")").replace("(", "[").replace(")", "]")
+    values = tree.values
+    if set(map(type, values)) <= {int, type(None)}:
+        value_list = str(list(values)).replace("None", "n")
+    else:
+        value_list = "[" + ",".join("n" if v is None else str(v) if type(v) is int else number(v)
+                                    for v in values) + "]"
+    return "\0".join(tree.names), f'shape("{sides}", {parents}, {kid_lists}, {value_list})'
+
+
+def _check_window(alpha: Number, beta: Number) -> None:
+    for bound in (alpha, beta):
+        if isinstance(bound, float) and math.isnan(bound):
+            raise ValueError("a window bound cannot be NaN")
+
+
+def _program_path(program: str | Path | None, algorithm: str) -> str:
+    path = str(Path(program).resolve() if program else PROLOG_DIR / find_algorithm(algorithm).prolog_file)
+    if not Path(path).is_file():
+        raise PrologError(f"no Prolog program at {path}")
+    return path
+
+
+class Engine:
+    """A SWI-Prolog engine for pyab: the tree and program modules it made,
+    their free lists, and the calls that search them.
+
+    ``recycle=False`` destroys a module when its tree is gone instead of
+    recycling it (what pyab did before; ``benchmarks/recycle.py`` compares
+    the two).  Use it as a context manager, or call :meth:`close`, to drop
+    every module it made; the SWI-Prolog runtime itself lives as long as
+    the process (it cannot be started twice) and is shared by all engines.
+
+        >>> import pyab
+        >>> from pyab.prolog import Engine
+        >>> with Engine() as eng:
+        ...     eng.solve(pyab.parse("a(b=1, c=2)")).best
+        'c'
+    """
+
+    def __init__(self, *, recycle: bool = True) -> None:
+        self.recycle = recycle
+        self._rt = _runtime()
+        self.lock = self._rt.lock
+        self._modules: "weakref.WeakKeyDictionary[Tree, str]" = weakref.WeakKeyDictionary()
+        self._programs: dict[str, int] = {}  # program file -> number, for module names
+        # (module, rules file or None) of trees that have been garbage-collected;
+        # the weakref callbacks only append here, the rest happens under the lock.
+        self._gone: list[tuple[str, str | None]] = []
+        self._finalizers: dict[str, weakref.finalize] = {}  # module in use -> finalizer
+        self._free: list[str] = []  # emptied fact-tree modules (recycle/1 accepted them)
+        self._free_rules: dict[str, list[str]] = {}  # rules file -> emptied modules
+        self._closed = False
+        # key -> unread deferred answer, alive while a Result's thunks hold it
+        self._pending: "weakref.WeakValueDictionary[str, _Deferred]" = weakref.WeakValueDictionary()
+        self._unread: list[str] = []  # keys of unread answers whose results are gone
+
+    # -- life cycle ---------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Drop every module this engine made (in use or free).  Trees it
+        solved are simply loaded again by another engine.  Idempotent."""
+        with self.lock:
+            if self._closed:
+                return
+            for d in list(self._pending.values()):  # unread names: read them while we can
+                d.read()
+            self._closed = True
+            for fin in self._finalizers.values():
+                fin.detach()
+            modules = list(self._modules.values()) + [m for m, _ in self._gone] + self._free
+            modules += [m for ms in self._free_rules.values() for m in ms]
+            self._modules.clear()
+            self._finalizers.clear()
+            self._gone.clear()
+            self._free.clear()
+            self._free_rules.clear()
+            for module in modules:
+                self._rt.call("drop", [("atom", module)])
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def call(self, name: str, args: list[tuple[str, str] | None],
+             module: str = "pyab_bridge") -> list[str | None]:
+        """A raw call into SWI-Prolog (see ``_Runtime.call``), for tests and
+        benchmarks."""
+        return self._rt.call(name, args, module)
+
+    def _live(self) -> None:
+        if self._closed:
+            raise Error("this Prolog engine is closed")
+        while self._unread:
+            key = self._unread.pop()
+            self._rt.call("deferred_free", [("string", key)])
+            _KEYS["free"].append(key)
+        while self._gone:
+            module, rules = self._gone.pop()
+            self._finalizers.pop(module, None)
+            self._release(module, rules)
+
+    def _release(self, module: str, rules: str | None) -> None:
+        """Recycle a tree's module onto a free list, or drop it."""
+        if self.recycle:
+            try:
+                self._rt.call("recycle", [("atom", module)])
+            except PrologError:  # recycle/1 fails after dropping it
+                return
+            if rules is None:
+                self._free.append(module)
+            else:
+                self._free_rules.setdefault(rules, []).append(module)
+        else:
+            self._rt.call("drop", [("atom", module)])
+
+    def _module(self, tree: Tree) -> str:
+        """The module holding ``tree``, loaded now if need be."""
+        module = self._modules.get(tree)
+        if module is None:
+            rules: str | None = None
+            if not hasattr(tree, "prolog_source"):
+                # The compiled loader when it is built and takes every value
+                # (None, an int of 64 bits, a finite float); else load_packed/3.
+                # Either way the same clauses (benchmarks/HISTORY.md).
+                loader = _cload
+                if loader is not None and not loader.fits(tree.values):
+                    loader = None
+                if loader is None:
+                    names, shape = _packed(tree)  # before a free module is taken
+                # A free module if there is one; a load that fails drops it for good.
+                module = self._free.pop() if self._free else f"pyab_t{next(self._rt.counter)}"
+                if loader is not None:
+                    self._rt.load_compiled(loader, module, tree)
+                else:
+                    self._rt.call("load_packed", [("atom", module), ("string", names), ("string", shape)])
+            else:  # an implicit tree (pyab.trees, pyab.trees)
+                rules, params = tree.prolog_source()
+                free = self._free_rules.get(rules)
+                module = free.pop() if free else f"pyab_t{next(self._rt.counter)}"
+                self._rt.call("load_rules", [("atom", module), ("string", rules), ("string", params)])
+            self._modules[tree] = module
+            self._finalizers[module] = weakref.finalize(tree, self._gone.append, (module, rules))
+        return module
+
+    def drop(self, tree: Tree) -> None:
+        """Release ``tree``'s module now instead of when the object is
+        collected (it is recycled; the tree is loaded again if solved)."""
+        with self.lock:
+            module = self._modules.pop(tree, None)
+            if module is not None:
+                for d in [d for d in self._pending.values() if d.module == module]:
+                    d.read()
+                # The finalizer must not release the module a second time: by
+                # then another tree may be using it.
+                self._finalizers.pop(module).detach()
+                rules = tree.prolog_source()[0] if hasattr(tree, "prolog_source") else None
+                self._release(module, rules)
+
+    def _prog(self, path: str) -> int:
+        return self._programs.setdefault(path, len(self._programs) + 1)
+
+    # -- searching ----------------------------------------------------------
+
+    def solve(
+        self,
+        tree: Tree,
+        algorithm: str = "bratko",
+        alpha: Number = -math.inf,
+        beta: Number = math.inf,
+        *,
+        depth: int | None = None,
+        timeout: float | None = None,
+        program: str | Path | None = None,
+        stack_limit: int | None = None,
+        names: bool = True,
+        eager: bool = False,
+    ) -> Result:
+        """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
+
+        The best move and value come back at once; the observed names
+        (leaves, visited, pruned) are built from the search's record in
+        SWI-Prolog when first read (:meth:`Result.deferred`), so a caller
+        that only wants the value does not pay for naming every node.
+        ``eager=True`` builds them at once (the benchmarks' "before").
+
+        ``tree`` may also be an implicit tree with ``prolog_source()`` (see
+        :mod:`pyab.trees`); for those ``names=False`` skips the lists of
+        names and returns only ``extra["leaves_count"]`` and
+        ``extra["visited_count"]`` (the lists stay empty), which is what big
+        experiments need.
+
+        ``program`` replaces the algorithm's Prolog file (e.g. your own
+        alphabeta/5, or a mutant in a test); it is loaded unchanged.
+        ``stack_limit`` (bytes) runs this one search under a smaller
+        SWI-Prolog stack limit (the flag is put back afterwards); running
+        out of it raises :class:`PrologError` and leaves the engine usable.
+
+        :raises PrologError: on any Prolog error (its term in ``.term``);
+            :class:`SearchTimeout` when ``timeout`` seconds pass first.
+        """
+        _check_window(alpha, beta)
+        find_algorithm(algorithm)
+        path = _program_path(program, algorithm)
+        opts = f"{'inf' if depth is None else int(depth)} {float(timeout or 0)!r}"
+        if stack_limit is not None:
+            if isinstance(stack_limit, bool) or not isinstance(stack_limit, int) or stack_limit <= 0:
+                raise ValueError(f"stack_limit must be a positive number of bytes, not {stack_limit!r}")
+            opts += f" {stack_limit}"
+        if not names and not hasattr(tree, "prolog_source"):
+            raise ValueError("names=False is for implicit trees (pyab.trees, pyab.trees) only")
+        with self.lock:
+            self._live()
+            module = self._module(tree)
+            if hasattr(tree, "prolog_source"):
+                self._rt.call("rules_mode", [("atom", module), ("string", "names" if names else "counts")])
+            args: list[tuple[str, str] | None] = [
+                ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
+                ("atom", algorithm), ("string", tree.root),
+                ("string", number(alpha)), ("string", number(beta)), ("string", opts), None,
+            ]
+            deferred = names and not eager
+            if deferred:
+                # Keys are reused once freed: SWI-Prolog keeps every key the
+                # recorded database has seen.
+                if _KEYS["free"]:
+                    key = _KEYS["free"].pop()
+                else:
+                    _KEYS["made"] += 1
+                    key = str(_KEYS["made"])
+                args.insert(8, ("string", key))
+            out = self._search("solve_deferred" if deferred else "solve", timeout, args)
+        if out == "fail":
+            raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
+        fields = out.split("\0")
+        if deferred:
+            return _Deferred(self, key, tree, module, algorithm).result(fields)
+        result, _ = _result(fields, algorithm, names)
+        return result
+
+    def solve_traced(
+        self,
+        tree: Tree,
+        alpha: Number = -math.inf,
+        beta: Number = math.inf,
+        *,
+        timeout: float | None = None,
+        program: str | Path | None = None,
+    ) -> tuple[Result, list[tuple[Any, ...]]]:
+        """Run the slides' program on ``tree`` in SWI-Prolog and observe it
+        step by step (``solve_traced/8`` in ``prolog/bridge/run.pl``).
+
+        Returns the :class:`Result` and the raw events, in the order
+        SWI-Prolog produced them: ``("call", pos, alpha, beta)``, ``("leaf",
+        pos, val)``, ``("bounds", pos, val, alpha, beta, new_alpha,
+        new_beta)``, ``("cut", pos, val, alpha, beta, "alpha"|"beta", (rest,
+        ...))``, ``("return", pos, good_pos_or_None, val)``.  The traced run
+        uses a program module of its own, so untraced solves are not slowed
+        down.
+        """
+        _check_window(alpha, beta)
+        path = _program_path(program, "bratko")
+        opts = f"inf {float(timeout or 0)!r}"
+        with self.lock:
+            self._live()
+            module = self._module(tree)
+            out = self._search("solve_traced", timeout, [
+                ("atom", module), ("atom", f"{module}_p{self._prog(path)}_trace"), ("string", path),
+                ("string", tree.root), ("string", number(alpha)), ("string", number(beta)),
+                ("string", opts), None,
+            ])
+        if out == "fail":
+            raise PrologError(f"the bratko search failed on {tree.root!r} (no answer)", "fail")
+        fields = out.split("\0")
+        result, rest = _result(fields, "bratko", True)
+        return result, _trace_events(rest)
+
+    def _search(self, name: str, timeout: float | None, args: list[tuple[str, str] | None]) -> str:
+        try:
+            return self._rt.call(name, args)[-1] or ""
+        except SearchTimeout as e:
+            limit = f" of {timeout:g} s" if timeout else ""
+            raise SearchTimeout(f"the search ran past its time limit{limit} and was stopped "
+                                "(allow more time, or search a smaller tree)", e.term) from None
+
+    # -- counting -----------------------------------------------------------
+
+    def resource_counts(self) -> dict[str, int]:
+        """What SWI-Prolog holds (all engines), after an atom garbage
+        collection, for leak checks: ``modules`` (tree and program modules
+        in use, free ones not counted), ``atoms`` (the atom table, blobs
+        included), ``text_atoms``, ``closures`` (wrap_predicate closures:
+        two per tree module ever made, never freed by SWI-Prolog 9.0.4,
+        hence the recycling) and ``free`` (tree modules emptied and waiting
+        for the next tree)."""
+        with self.lock:
+            self._live()
+            counts = (self._rt.call("resource_counts_text", [None])[0] or "0 0 0 0 0").split()
+            return dict(zip(("modules", "atoms", "text_atoms", "closures", "free"), map(int, counts)))
+
+    def live_modules(self) -> int:
+        """How many tree and program modules are in use (all engines, for
+        leak checks); free modules kept for reuse are not counted."""
+        with self.lock:
+            self._live()
+            return int(self._rt.call("live_modules_text", [None])[0] or 0)
+
+    def algorithms(self) -> list[str]:
+        """The algorithms the bridge knows (read by SWI-Prolog from the
+        registry), in registry order."""
+        with self.lock:
+            return (self._rt.call("algorithms_text", [None])[0] or "").split("\0")
+
+
+# The recorded-database keys of deferred answers (integers as text), for the
+# whole runtime (every engine shares it and its lock): made, and erased ones
+# to reuse.
+_KEYS: dict[str, Any] = {"made": 0, "free": []}
+
+
+class _Deferred:
+    """The names of one observed search, kept in SWI-Prolog (solve_deferred/10)
+    until first read.  Holds the tree, so its module is neither recycled nor
+    reused meanwhile; when the Results holding it go unread, a finalizer queues the
+    record to be freed by the engine's next call (finalizers may run in any
+    thread, at any moment, so they only append to a list)."""
+
+    def __init__(self, eng: Engine, key: str, tree: Any, module: str, algorithm: str) -> None:
+        self.engine, self.key, self.tree, self.module, self.algorithm = eng, key, tree, module, algorithm
+        self.fields: tuple[tuple[str, ...], ...] | None = None
+        eng._pending[key] = self
+        # On self, not on the Result: finish() makes a new Result sharing the thunks.
+        self.finalizer = weakref.finalize(self, _unread, eng, key)
+
+    def result(self, head: list[str]) -> Result:
+        _, flag, best, value = head[:4]
+        res = Result.deferred(best if flag == "1" else None, _parse_number(value), "prolog",
+                              self.algorithm, {"leaves": lambda: self.get(0),
+                                               "visited": lambda: self.get(1),
+                                               "pruned": lambda: self.get(2)})
+        return res
+
+    def get(self, i: int) -> tuple[str, ...]:
+        if self.fields is None:
+            with self.engine.lock:
+                if self.fields is None:
+                    if self.engine.closed:
+                        raise Error("the Prolog engine was closed before these names were read")
+                    self.read()
+        assert self.fields is not None
+        return self.fields[i]
+
+    def read(self) -> None:
+        """Build the names now (the caller holds the engine's lock)."""
+        if self.fields is not None:
+            return
+        out = self.engine._rt.call("deferred_answer", [("string", self.key), None])[-1] or ""
+        _KEYS["free"].append(self.key)
+        r, _ = _result(out.split("\0"), self.algorithm, True)
+        self.fields = (r.leaves, r.visited, r.pruned)
+        self.engine._pending.pop(self.key, None)
+        self.tree = None
+        self.finalizer.detach()
+
+
+def _unread(eng: Engine, key: str) -> None:
+    eng._unread.append(key)  # the weak entry in eng._pending is gone already
+
+
+# A flag per visited node, "1" for a leaf read once (see answer_/5 in
+# prolog/bridge/run.pl), as the bytes itertools.compress wants.
+_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, list[str]]:
+    """Decode solve/9's answer; also the fields after it (trace events)."""
+    _, flag, best, value, nl, nv, np_ = fields[:7]
+    best_or_none = best if flag == "1" else None
+    if not names:
+        return Result(best=best_or_none, value=_parse_number(value), leaves=(), visited=(),
+                      pruned=(), engine="prolog", algorithm=algorithm,
+                      extra={"leaves_count": int(nl), "visited_count": int(nv)}), []
+    nv_, np2 = int(nv), int(np_)
+    if nl.startswith("f"):  # the leaves: the visited nodes flagged in one more field
+        visited = tuple(fields[7:7 + nv_])
+        pruned = tuple(fields[7 + nv_:7 + nv_ + np2])
+        flags = fields[7 + nv_ + np2]
+        leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
+        if len(flags) != nv_ or len(leaves) != int(nl[1:]):
+            raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
+        rest = fields[8 + nv_ + np2:]
+    else:
+        nl_ = int(nl)
+        items = fields[7:7 + nl_ + nv_ + np2]
+        leaves, visited, pruned = (tuple(items[:nl_]), tuple(items[nl_:nl_ + nv_]),
+                                   tuple(items[nl_ + nv_:]))
+        rest = fields[7 + nl_ + nv_ + np2:]
+    return Result(
+        best=best_or_none,
+        value=_parse_number(value),
+        leaves=leaves,
+        visited=visited,
+        pruned=pruned,
+        engine="prolog",
+        algorithm=algorithm,
+    ), rest
+
+
+def _trace_events(fields: list[str]) -> list[tuple[Any, ...]]:
+    """Decode solve_traced/8's event fields (see its PlDoc)."""
+    num = _parse_number
+    events: list[tuple[Any, ...]] = []
+    i = 0
+    while i < len(fields):
+        kind = fields[i]
+        if kind == "call":
+            events.append(("call", fields[i + 1], num(fields[i + 2]), num(fields[i + 3])))
+            i += 4
+        elif kind == "leaf":
+            events.append(("leaf", fields[i + 1], num(fields[i + 2])))
+            i += 3
+        elif kind == "bounds":
+            events.append(("bounds", fields[i + 1], *(num(f) for f in fields[i + 2:i + 7])))
+            i += 7
+        elif kind == "cut":
+            n = int(fields[i + 6])
+            events.append(("cut", fields[i + 1], num(fields[i + 2]), num(fields[i + 3]),
+                           num(fields[i + 4]), fields[i + 5], tuple(fields[i + 7:i + 7 + n])))
+            i += 7 + n
+        elif kind == "return":
+            best = fields[i + 3] if fields[i + 2] == "1" else None
+            events.append(("return", fields[i + 1], best, num(fields[i + 4])))
+            i += 5
+        else:
+            raise PrologError(f"unexpected trace field {kind!r}")
+    return events
+
+
+# -- the default engine ----------------------------------------------------
+
+_DEFAULT: Engine | None = None
+
+
+def engine() -> Engine:
+    """The default engine (made on first use, and again after it is closed)."""
+    global _DEFAULT
+    with _RUNTIME_LOCK:
+        current = _DEFAULT
+    if current is None or current.closed:
+        fresh = Engine()
+        with _RUNTIME_LOCK:
+            if _DEFAULT is None or _DEFAULT.closed:
+                _DEFAULT = fresh
+            current = _DEFAULT
+    return current
+
+
+def set_default(eng: Engine) -> Engine:
+    """Make ``eng`` the default engine (e.g. ``Engine(recycle=False)`` for a
+    benchmark); returns the one it replaces (closed or not)."""
+    global _DEFAULT
+    with _RUNTIME_LOCK:
+        old, _DEFAULT = _DEFAULT, eng
+    return old  # type: ignore[return-value]
+
+
+def solve(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
+          beta: Number = math.inf, **kw: Any) -> Result:
+    """:meth:`Engine.solve` on the default engine."""
+    return engine().solve(tree, algorithm, alpha, beta, **kw)
+
+
+def solve_traced(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf,
+                 **kw: Any) -> tuple[Result, list[tuple[Any, ...]]]:
+    """:meth:`Engine.solve_traced` on the default engine."""
+    return engine().solve_traced(tree, alpha, beta, **kw)
+
+
+def drop(tree: Tree) -> None:
+    """:meth:`Engine.drop` on the default engine."""
+    engine().drop(tree)
+
+
+def resource_counts() -> dict[str, int]:
+    """:meth:`Engine.resource_counts` (counts are for the whole runtime)."""
+    return engine().resource_counts()
+
+
+def live_modules() -> int:
+    """:meth:`Engine.live_modules` (counts are for the whole runtime)."""
+    return engine().live_modules()

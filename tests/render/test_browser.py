@@ -1,0 +1,320 @@
+"""The HTML stepper in a real headless Chromium (Debian's, driven by
+Playwright for Python; the browser is never downloaded by Playwright).
+
+Skipped, with the reason, only when no Chromium or no Playwright is there
+(`make setup` installs both)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import SLIDES_TEXT
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _chromium() -> str | None:
+    for exe in (os.environ.get("PYAB_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                shutil.which("chromium-browser")):
+        if exe and Path(exe).is_file():
+            return exe
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed (make setup installs it)")
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("CI"):  # CI can install it (make setup): a missing browser is a failure
+            pytest.fail("no Chromium at /usr/bin/chromium on CI: `make setup` should have installed it")
+        pytest.skip("no Chromium at /usr/bin/chromium (make setup installs Debian's `chromium`)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def _page_file(tmp_path: Path, text: str, algorithm: str = "bratko", engine: str = "prolog",
+               alpha=None, beta=None) -> Path:
+    import math
+
+    import pyab
+    from pyab.render.html import page
+    from pyab.render.trace import trace
+    tree = pyab.parse(text)
+    tr = trace(tree, engine, algorithm, -math.inf if alpha is None else alpha,
+               math.inf if beta is None else beta)
+    out = tmp_path / f"{algorithm}-{engine}.html"
+    out.write_text(page(tr), encoding="utf-8")
+    return out
+
+
+def _open(browser, path: Path):
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    return page, requests, errors
+
+
+def _pruned(page) -> list[str]:
+    return sorted(page.eval_on_selector_all("[data-node].pruned",
+                                            "els => els.map(e => e.getAttribute('data-node'))"))
+
+
+def _value(page, node: str) -> str:
+    return page.locator(f'[data-node="{node}"] .value').text_content().strip()
+
+
+def test_slides_page_steps_to_the_end(browser, tmp_path):
+    path = _page_file(tmp_path, SLIDES_TEXT)
+    page, requests, errors = _open(browser, path)
+    try:
+        assert _pruned(page) == []
+        assert _value(page, "a") == ""
+        n = int(page.locator("#counter").text_content().split("/")[1])
+        page.keyboard.press("ArrowRight")
+        assert page.locator("body").get_attribute("data-step") == "1"
+        assert "alphabeta(a" in page.locator("#what").text_content()
+        page.keyboard.press("End")
+        assert page.locator("body").get_attribute("data-step") == str(n)
+        assert _pruned(page) == ["i", "j"]
+        assert _value(page, "a") == "3"
+        # the chosen line a-b-e is marked, and only it
+        best = page.eval_on_selector_all("[data-node].best", "els => els.map(e => e.getAttribute('data-node'))")
+        assert sorted(best) == ["a", "b", "e"]
+        shot = tmp_path / "slides-end.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 5000
+        keep = os.environ.get("PYAB_SCREENSHOT")  # e.g. /tmp/slides-end.png, to look at it
+        if keep:
+            shutil.copy(shot, keep)
+        # Home goes back to the start: nothing cut, no value
+        page.keyboard.press("Home")
+        assert _pruned(page) == [] and _value(page, "a") == ""
+        assert errors == []
+        assert all(u.startswith("file:") for u in requests), requests  # no network
+    finally:
+        page.close()
+
+
+def test_pruned_appears_at_the_cutting_step_and_goes_back(browser, tmp_path):
+    import pyab
+    from pyab.render.trace import trace
+    tr = trace(pyab.parse(SLIDES_TEXT), "python")
+    cut_at = next(i for i, s in enumerate(tr.steps, 1) if s.kind == "cut")
+    page, _, errors = _open(browser, _page_file(tmp_path, SLIDES_TEXT))
+    try:
+        for _ in range(cut_at - 1):
+            page.keyboard.press("ArrowRight")
+        assert _pruned(page) == []
+        page.click("#next")
+        assert _pruned(page) == ["i", "j"]
+        assert "alpha cut-off" in page.locator("#what").text_content()
+        # the open calls at the cut: a and c (innermost first)
+        stack = page.eval_on_selector_all("#stack tbody tr td:first-child", "els => els.map(e => e.textContent)")
+        assert stack == ["c", "a"]
+        page.click("#prev")
+        assert _pruned(page) == []
+        page.click("#last")
+        assert _value(page, "a") == "3"
+        page.click("#first")
+        assert page.locator("body").get_attribute("data-step") == "0"
+        assert errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("algorithm", ["bratko", "minimax", "aima"])
+def test_every_algorithm_gets_a_working_page(browser, tmp_path, algorithm):
+    from pyab.search import ALGORITHMS
+    if algorithm not in ALGORITHMS:
+        pytest.skip(f"algorithm {algorithm!r} is not registered yet")
+    import pyab
+    r = pyab.solve(pyab.parse(SLIDES_TEXT), algorithm=algorithm)
+    page, _, errors = _open(browser, _page_file(tmp_path, SLIDES_TEXT, algorithm))
+    try:
+        page.keyboard.press("End")
+        assert _pruned(page) == sorted(r.pruned)
+        assert _value(page, "a") == "3"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_hostile_names_stay_text(browser, tmp_path):
+    text = "root('<b>x</b>'=1, 'a\"b'=2, '</script><script>alert(1)</script>'=0)"
+    page, _, errors = _open(browser, _page_file(tmp_path, text))
+    try:
+        page.keyboard.press("End")
+        names = page.eval_on_selector_all("[data-node]", "els => els.map(e => e.getAttribute('data-node'))")
+        assert sorted(names) == sorted(["root", "<b>x</b>", 'a"b', "</script><script>alert(1)</script>"])
+        assert _value(page, "root") == "2"
+        assert errors == []
+    finally:
+        page.close()
+
+
+# -- layout: every label readable and next to its own node ---------------------
+LABELS_JS = (Path(__file__).parents[1] / "js" / "labels.js").read_text(encoding="utf-8")
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _long_333() -> str:
+    """A 3x3x3 tree whose names are long (as generated positions often are)."""
+    def leaf(i, j, k):
+        return f"leaf_{i}{j}{k}_position_name = {(i * 7 + j * 5 + k * 3) % 17}"
+    return "a(" + ", ".join(
+        f"branch_{i}_long_move_name(" + ", ".join(
+            f"reply_{i}_{j}_long(" + ", ".join(leaf(i, j, k) for k in range(3)) + ")"
+            for j in range(3)) + ")" for i in range(3)) + ")"
+
+
+LAYOUT_CASES = {
+    "aima-list-tree": ((EXAMPLES / "aima.tree").read_text(encoding="utf-8"), "aima", None),
+    "aima-list-tree-bratko": ((EXAMPLES / "aima.tree").read_text(encoding="utf-8"), "bratko", None),
+    "long-names-3x3x3": (_long_333(), "aima", None),
+    "depth-limited-aima": ((EXAMPLES / "depth-limited.tree").read_text(encoding="utf-8"), "aima", 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUT_CASES))
+@pytest.mark.parametrize("width", [1280, 700])
+def test_no_two_labels_overlap_and_names_sit_by_their_node(browser, tmp_path, case, width):
+    import pyab
+    from pyab.render.html import page as html_page
+    from pyab.render.trace import _num, trace
+    text, algorithm, depth = LAYOUT_CASES[case]
+    tr = trace(pyab.parse(text), "prolog", algorithm, depth=depth)
+    assert tr.frames in ("observed", "mirror")  # values and windows, not a rebuilt trace
+    path = tmp_path / f"{case}.html"
+    path.write_text(html_page(tr), encoding="utf-8")
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(path.as_uri())
+        page.keyboard.press("End")
+        for zoomed in ("fit", "1"):
+            page.keyboard.press("f" if zoomed == "fit" else "0")
+            got = page.evaluate(LABELS_JS)
+            # every name, and the value and window of every node searched
+            assert got["labels"] >= len(tr.tree) + 2 * len(tr.result.visited), got["labels"]
+            assert got["overlaps"] == [], (zoomed, got["overlaps"][:5])
+            assert got["strays"] == [], (zoomed, got["strays"][:5])
+        if depth is not None:  # a depth-limited node shows the static value it was scored by
+            assert _value(page, "b") == _num(tr.tree.value("b"))
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_zoom_to_fit_makes_a_wide_tree_fit_and_drag_pans(browser, tmp_path):
+    text = "[" + ", ".join("[" + ", ".join(str((i * 3 + j) % 11) for j in range(4)) + "]"
+                           for i in range(20)) + "]"  # 101 nodes, 80 leaves
+    page, _, errors = _open(browser, _page_file(tmp_path, text, engine="python"))
+    try:
+        box = page.locator("#picture")
+        svg_box = lambda: page.locator("#picture svg").bounding_box()  # noqa: E731
+        assert svg_box()["width"] <= box.bounding_box()["width"]  # fitted on load
+        page.keyboard.press("0")  # full size: wider than the window, scrolls
+        assert svg_box()["width"] > box.bounding_box()["width"]
+        before = page.evaluate("document.getElementById('picture').scrollLeft")
+        b = box.bounding_box()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + 60)
+        page.mouse.down()
+        page.mouse.move(b["x"] + b["width"] / 2 - 300, b["y"] + 60, steps=5)
+        page.mouse.up()
+        after = page.evaluate("document.getElementById('picture').scrollLeft")
+        assert after > before + 200, (before, after)
+        page.click("#fit")
+        assert svg_box()["width"] <= box.bounding_box()["width"]
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_space_and_pagedown_step_like_a_clicker_and_autoplay_runs(browser, tmp_path):
+    import pyab
+    from pyab.render.html import page as html_page
+    from pyab.render.trace import trace
+    tr = trace(pyab.parse(SLIDES_TEXT), "python")
+    path = tmp_path / "fast.html"
+    path.write_text(html_page(tr, delay_ms=30), encoding="utf-8")
+    page, _, errors = _open(browser, path)
+    step = lambda: int(page.locator("body").get_attribute("data-step"))  # noqa: E731
+    try:
+        page.keyboard.press("Space")
+        page.keyboard.press("PageDown")
+        assert step() == 2
+        page.keyboard.press("PageUp")
+        assert step() == 1
+        page.keyboard.press("p")  # autoplay to the end, then it stops by itself
+        page.wait_for_function(f"document.body.getAttribute('data-step') === '{len(tr.steps)}'",
+                               timeout=5000)
+        page.wait_for_function("document.body.getAttribute('data-playing') === 'no'", timeout=2000)
+        assert _pruned(page) == ["i", "j"]
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_quiz_with_the_mouse(browser, tmp_path):
+    page, _, errors = _open(browser, _page_file(tmp_path, SLIDES_TEXT))
+    try:
+        page.click("#quiz")
+        assert page.locator("body").get_attribute("data-quiz") == "asking"
+        # the run is hidden, the leaves' static values are shown, stepping is off
+        assert _value(page, "a") == "" and _value(page, "e") == "3" and _value(page, "j") == "20"
+        page.keyboard.press("ArrowRight")
+        assert page.locator("body").get_attribute("data-step") == "0"
+        for node in ("i", "m", "e"):
+            page.click(f'[data-node="{node}"]')
+        page.click('[data-node="e"]')  # a second click takes the pick back
+        page.click("#check")
+        assert page.locator("body").get_attribute("data-quiz") == "checked"
+        marks = lambda cls: sorted(page.eval_on_selector_all(  # noqa: E731
+            f"[data-node].{cls}", "els => els.map(e => e.getAttribute('data-node'))"))
+        assert marks("quiz-right") == ["i"]
+        assert marks("quiz-wrong") == ["m"]
+        assert marks("quiz-missed") == ["j"]
+        assert marks("guess") == ["i", "m"]
+        assert page.locator("#quiz-result").text_content().startswith("1 of 2 cut-off subtrees found, 1 wrong")
+        assert _pruned(page) == ["i", "j"] and _value(page, "a") == "3"  # then the real run is shown
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_quiz_with_the_keyboard(browser, tmp_path):
+    page, _, errors = _open(browser, _page_file(tmp_path, SLIDES_TEXT))
+    try:
+        page.keyboard.press("q")
+        order = []
+        for _ in range(30):  # Tab past the buttons through the nodes (the root is not a choice)
+            page.keyboard.press("Tab")
+            name = page.evaluate("document.activeElement && document.activeElement.getAttribute('data-node')")
+            order.append(name)
+            if name in ("i", "j"):
+                page.keyboard.press("Enter")
+            if name == "m":
+                break
+        assert "i" in order and "j" in order and "a" not in order
+        page.keyboard.press("c")
+        assert page.locator("#quiz-result").text_content() == "2 of 2 cut-off subtrees found, 0 wrong: all right!"
+        page.keyboard.press("q")  # leave the quiz: the stepper is back
+        assert page.locator("body").get_attribute("data-quiz") == "off"
+        page.keyboard.press("ArrowRight")
+        assert page.locator("body").get_attribute("data-step") == "1"
+        assert errors == []
+    finally:
+        page.close()
