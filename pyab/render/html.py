@@ -54,7 +54,8 @@ table { border-collapse: collapse; font-size: .95em; }
 th, td { border: 1px solid #888; padding: .15em .6em; text-align: right; }
 th { background: #eee; }
 caption { font-weight: bold; text-align: left; padding-bottom: .2em; white-space: nowrap; }
-#stack td:first-child, #vars td { text-align: left; }
+#stack td:first-child { text-align: left; }
+#vars { margin-top: .3em; }
 #code { font-size: .95em; }
 #code pre { margin: 0; font-family: 'Liberation Mono', monospace; font-size: 1em; line-height: 1.3; }
 #code pre span { display: block; white-space: pre; padding: 0 .3em; }
@@ -62,6 +63,7 @@ caption { font-weight: bold; text-align: left; padding-bottom: .2em; white-space
 #code-note { color: #333; font-size: .85em; }
 #picture { overflow: auto; border: 1px solid #bbb; max-height: 75vh; cursor: grab; }
 #picture.dragging { cursor: grabbing; user-select: none; }
+#picture svg { display: block; margin: 0 auto; }
 #quiz-bar { display: none; margin: .4em 0; padding: .3em .6em; background: #fff4d6; border: 1px solid #a07000; }
 body.quiz #quiz-bar { display: block; }
 body.quiz #picture [data-node] { cursor: pointer; }
@@ -76,7 +78,7 @@ body.present #controls { font-size: 20px; margin: 4px 0; }
 body.present #controls button { font-size: 20px; }
 body.present #what { font-size: 22px; margin: 4px 0; font-weight: bold; }
 body.present #picture { flex: 1 1 auto; max-height: none; min-height: 0; border-color: #000; }
-body.present #panels { flex: 0 0 auto; margin: 4px 0 0 0; font-size: 20px; flex-wrap: nowrap; }
+body.present #panels { flex: 0 0 auto; margin: 4px 0 0 0; font-size: 20px; flex-wrap: nowrap; min-height: 250px; }
 body.present table, body.present #code, body.present #code-note, body.present .keys { font-size: 20px; }
 body.present th, body.present td { border-color: #000; }
 body.present .keys { display: none; }
@@ -118,24 +120,33 @@ _JS = r"""
   }
 
   function showCode(k) {
+    // the clause (or routine) being run: its head, and the lines around the current one
     const code = DATA.code, here = k > 0 ? code.at[k - 1] : null;
-    const pre = document.getElementById("code-lines"), vars = document.querySelector("#vars tbody");
+    const pre = document.getElementById("code-lines"), vars = document.getElementById("vars");
     pre.textContent = ""; vars.textContent = "";
     document.getElementById("code-title").textContent = here ? here[0] : "";
     if (!here) return;
-    (code.routines[here[0]] || []).forEach(function (text, i) {
+    const lines = code.routines[here[0]] || [], at = here[1];
+    let start = at, end = at + 1;
+    while (start > 0 && /^\s/.test(lines[start])) start--;
+    while (end < lines.length && /^\s/.test(lines[end])) end++;
+    let shown = [];
+    for (let i = start; i < end; i++) shown.push(i);
+    if (shown.length > 6) shown = [start].concat(shown.filter(function (i) { return i > start && i >= at - 2 && i <= at + 2; }));
+    shown.forEach(function (i) {
       const span = document.createElement("span");
-      span.textContent = (i === here[1] ? "\u25b6 " : "  ") + text;
-      if (i === here[1]) span.className = "now";
+      span.textContent = (i === at ? "\u25b6 " : "  ") + lines[i];
+      if (i === at) span.className = "now";
       pre.appendChild(span);
     });
-    Object.keys(here[2]).forEach(function (name) {
-      const tr = document.createElement("tr");
-      [name, String(here[2][name])].forEach(function (v) {
-        const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
-      });
-      vars.appendChild(tr);
+    const names = Object.keys(here[2]);
+    const head = document.createElement("tr"), row = document.createElement("tr");
+    names.forEach(function (name) {
+      const th = document.createElement("th"); th.textContent = name; head.appendChild(th);
+      const td = document.createElement("td"); td.textContent = String(here[2][name]); row.appendChild(td);
     });
+    const cap = document.createElement("caption"); cap.textContent = "Its variables";
+    vars.appendChild(cap); vars.appendChild(head); vars.appendChild(row);
   }
 
   function show(k) {
@@ -503,8 +514,8 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
 <tr><td id="f-pos"></td><td id="f-alpha"></td><td id="f-beta"></td><td id="f-good"></td><td id="f-val"></td></tr>
 </table>
 <div id="code"><b>Running: <span id="code-title"></span></b>
-<pre id="code-lines"></pre>{f'<div id="code-note">{escape(note)}</div>' if note else ''}</div>
-<table id="vars"><caption>Its variables</caption><tbody></tbody></table>
+<pre id="code-lines"></pre>{f'<div id="code-note">{escape(note)}</div>' if note else ''}
+<table id="vars"></table></div>
 <table id="stack"><caption>Open calls, windows now</caption>
 <thead><tr><th>Pos</th><th>Alpha</th><th>Beta</th></tr></thead><tbody></tbody>
 </table>

@@ -318,3 +318,220 @@ def test_quiz_with_the_keyboard(browser, tmp_path):
         assert errors == []
     finally:
         page.close()
+
+
+# -- the lecture hall (issue 26) -------------------------------------------------
+TEXTS_JS = """() => {
+  const svg = document.querySelector('#picture svg');
+  const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const out = [];
+  document.querySelectorAll('body *').forEach((el) => {
+    if (el.closest('script, style, title')) return;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) return;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none') return;
+    const b = el.getBoundingClientRect();
+    if (b.width === 0 || b.height === 0) return;
+    const px = parseFloat(cs.fontSize) * (el instanceof SVGElement ? k : 1);
+    out.push({text: el.textContent.trim().slice(0, 40), px: px, x1: b.right, y1: b.bottom});
+  });
+  return {texts: out, w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight, k: k};
+}"""
+
+
+def _page(tmp_path, tree_text_or_tree, name="p", **kw) -> Path:
+    import pyab
+    from pyab.render.html import page
+    from pyab.render.trace import trace
+    tree = pyab.parse(tree_text_or_tree) if isinstance(tree_text_or_tree, str) else tree_text_or_tree
+    out = tmp_path / f"{name}.html"
+    out.write_text(page(trace(tree, "python"), **kw), encoding="utf-8")
+    return out
+
+
+def _zoom(page) -> float:
+    return float(page.locator("body").get_attribute("data-zoom"))
+
+
+def test_the_stepper_refits_after_a_resize(browser, tmp_path):
+    page = browser.new_page(viewport={"width": 800, "height": 500})
+    try:
+        page.goto(_page(tmp_path, SLIDES_TEXT).as_uri())
+        small = _zoom(page)
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.wait_for_function(f"parseFloat(document.body.getAttribute('data-zoom')) > {small * 1.5}", timeout=3000)
+        big = _zoom(page)
+        assert big > 1.5, big  # no zoom cap: the slides' tree fills the wider screen
+        box = page.locator("#picture").bounding_box()
+        svg = page.locator("#picture svg").bounding_box()
+        assert svg["width"] <= box["width"] and svg["height"] <= 0.75 * 1080
+        assert svg["width"] > 0.9 * box["width"] or svg["height"] > 0.7 * 0.75 * 1080  # fitted, not left small
+        page.keyboard.press("+")  # zoomed by hand: a resize leaves it alone
+        hand = _zoom(page)
+        page.set_viewport_size({"width": 1000, "height": 700})
+        page.wait_for_timeout(300)
+        assert _zoom(page) == hand
+        page.keyboard.press("f")  # fit again, and it follows the window again
+        assert _zoom(page) < hand
+    finally:
+        page.close()
+
+
+def test_the_stepper_refits_when_it_is_shown(browser, tmp_path):
+    """Loaded inside a hidden container (a notebook exported to HTML, a tab
+    shown later), the stepper fits when the container is shown."""
+    inner = _page(tmp_path, SLIDES_TEXT, name="inner")
+    host = tmp_path / "host.html"
+    host.write_text(f'<!DOCTYPE html><html><body><div id="box" style="display:none">'
+                    f'<iframe id="f" src="{inner.name}" style="width:1800px;height:1000px;border:0"></iframe>'
+                    f'</div></body></html>', encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1900, "height": 1060})
+    try:
+        page.goto(host.as_uri())
+        frame = page.frame_locator("#f")
+        frame.locator("body[data-step='0']").wait_for(state="attached")
+        page.evaluate("document.getElementById('box').style.display = 'block'")
+        inner_page = page.frames[1]
+        inner_page.wait_for_function("parseFloat(document.body.getAttribute('data-zoom')) > 1.2", timeout=3000)
+        svg = frame.locator("#picture svg").bounding_box()
+        assert svg["width"] > 700, svg  # not the 10 % it drew at while hidden
+    finally:
+        page.close()
+
+
+QUIZ_TREE = "a(b(e=3, f=12, g=8), c(h=2, i(x=1, y=4), j=20), d(k=14, l=5, m=2))"
+
+
+def test_the_quiz_grades_nodes_inside_cut_subtrees_right_and_says_why(browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(_page(tmp_path, QUIZ_TREE).as_uri())
+        page.keyboard.press("q")
+        for node in ("x", "m"):  # x lies inside the cut subtree i; m is searched
+            page.click(f'[data-node="{node}"]')
+        page.click("#check")
+        marks = lambda cls: sorted(page.eval_on_selector_all(  # noqa: E731
+            f"[data-node].{cls}", "els => els.map(e => e.getAttribute('data-node'))"))
+        assert marks("quiz-right") == ["x"] and marks("quiz-wrong") == ["m"] and marks("quiz-missed") == ["j"]
+        assert page.locator("#quiz-result").text_content().startswith("1 of 2 cut-off subtrees found, 1 wrong")
+        why = page.eval_on_selector_all("#quiz-why li", "els => els.map(e => e.textContent)")
+        assert any(w.startswith("\u2713 x: right. Never searched: it lies in the subtree of i")
+                   and "alpha cut-off (h = 2 < alpha 3)" in w for w in why), why
+        assert any(w.startswith("\u2717 m: wrong. It is searched: step") and "alphabeta(m, 3, 5)" in w
+                   for w in why), why
+        assert any(w.startswith("? j: missed.") for w in why), why
+        # right and wrong are signs as well as colours
+        sign = lambda n: page.locator(f'[data-node="{n}"] .mark').text_content()  # noqa: E731
+        assert (sign("x"), sign("m"), sign("j")) == ("\u2713", "\u2717", "?")
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_code_panel_shows_the_clause_and_its_variables(browser, tmp_path):
+    import pyab
+    from pyab.render.trace import trace
+    tr = trace(pyab.parse(SLIDES_TEXT), "python")
+    cut_at = next(i for i, s in enumerate(tr.steps, 1) if s.kind == "cut")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(_page(tmp_path, SLIDES_TEXT).as_uri())
+        page.evaluate(f"window.pyabStep({cut_at})")
+        assert page.locator("#code-title").text_content() == "goodenough"
+        assert page.locator("#code-lines .now").text_content().strip() == "\u25b6     max_to_move(Pos), Val < Alpha, !."
+        head = page.eval_on_selector_all("#vars th", "els => els.map(e => e.textContent)")
+        vals = page.eval_on_selector_all("#vars td", "els => els.map(e => e.textContent)")
+        assert dict(zip(head, vals)) == {"Pos": "h", "Val": "2", "Alpha": "3", "Beta": "inf", "test": "true: cut"}
+        page.evaluate("window.pyabStep(7)")  # newbounds after e = 3: clause 2 (max_to_move(e), 3 < inf)
+        assert page.locator("#code-title").text_content() == "newbounds"
+        assert "max_to_move(Pos), Val < Beta, !." in page.locator("#code-lines .now").text_content()
+    finally:
+        page.close()
+
+
+def test_the_speed_control_sets_the_pace(browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(_page(tmp_path, SLIDES_TEXT, delay_ms=3000).as_uri())
+        page.locator("#speed").fill("100")
+        assert page.locator("body").get_attribute("data-delay") == "100"
+        page.click("#play")
+        page.wait_for_function("document.body.getAttribute('data-playing') === 'no'", timeout=8000)
+        assert int(page.locator("body").get_attribute("data-step")) > 40
+    finally:
+        page.close()
+
+
+def _sixty():
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_pictures import sixty_nodes
+    return sixty_nodes()
+
+
+@pytest.mark.parametrize("which", ["slides", "sixty"])
+def test_presentation_mode_fits_1080p_with_text_of_18_px(browser, tmp_path, which):
+    import pyab
+    from pyab.render.trace import trace
+    tree = pyab.parse(SLIDES_TEXT) if which == "slides" else _sixty()
+    assert len(tree) == (13 if which == "slides" else 60)
+    path = _page(tmp_path, tree, name=which, presentation=True, title="Lecture 7: alpha-beta")
+    n = len(trace(tree, "python").steps)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(path.as_uri())
+        assert page.locator("h1").text_content() == "Lecture 7: alpha-beta"
+        assert page.locator(".sub").count() == 0  # the caption only when asked for
+        for k in sorted({0, 1, 5, n // 3, n // 2, n - 2, n}):
+            page.evaluate(f"window.pyabStep({k})")
+            page.wait_for_timeout(50)
+            got = page.evaluate(TEXTS_JS)
+            small = [t for t in got["texts"] if t["px"] < 17.99]
+            assert small == [], (k, small[:5])
+            out = [t for t in got["texts"] if t["x1"] > 1920.5 or t["y1"] > 1080.5]
+            assert out == [] and got["w"] <= 1920 and got["h"] <= 1080, (k, out[:5], got["w"], got["h"])
+        shot = os.environ.get("PYAB_SCREENSHOT_DIR")
+        if shot:
+            page.screenshot(path=str(Path(shot) / f"presentation-{which}.png"))
+        assert errors == []
+    finally:
+        page.close()
+
+
+LABEL_EDGES_JS = """() => {
+  const texts = [...document.querySelectorAll('#picture text')].filter((t) => {
+    const cs = getComputedStyle(t); return t.textContent.trim() && cs.visibility !== 'hidden' && cs.display !== 'none'; });
+  const boxes = texts.map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, t.textContent]; });
+  const hits = [];
+  document.querySelectorAll('#picture line[data-edge]').forEach((l) => {
+    const m = l.getScreenCTM();
+    const p = (x, y) => { const q = l.ownerSVGElement.createSVGPoint(); q.x = x; q.y = y; return q.matrixTransform(m); };
+    const a = p(l.x1.baseVal.value, l.y1.baseVal.value), b = p(l.x2.baseVal.value, l.y2.baseVal.value);
+    boxes.forEach((bx) => {
+      for (let i = 0; i <= 100; i++) {
+        const x = a.x + (b.x - a.x) * i / 100, y = a.y + (b.y - a.y) * i / 100;
+        if (x > bx[0] + 1 && x < bx[2] - 1 && y > bx[1] + 1 && y < bx[3] - 1) { hits.push([l.getAttribute('data-edge'), bx[4]]); break; }
+      }
+    });
+  });
+  return hits;
+}"""
+
+
+@pytest.mark.parametrize("which", ["slides", "sixty", "aima"])
+def test_no_label_lies_on_an_edge(browser, tmp_path, which):
+    import pyab
+    tree = {"slides": lambda: pyab.parse(SLIDES_TEXT), "sixty": _sixty,
+            "aima": lambda: pyab.load(EXAMPLES / "aima.tree")}[which]()
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    try:
+        page.goto(_page(tmp_path, tree, name=which, presentation=which == "sixty").as_uri())
+        page.keyboard.press("End")
+        assert page.evaluate(LABEL_EDGES_JS) == []
+    finally:
+        page.close()
