@@ -6,6 +6,7 @@ Skipped, with the reason, only when no Chromium or no Playwright is there
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 from pathlib import Path
@@ -533,5 +534,111 @@ def test_no_label_lies_on_an_edge(browser, tmp_path, which):
         page.goto(_page(tmp_path, tree, name=which, presentation=which == "sixty").as_uri())
         page.keyboard.press("End")
         assert page.evaluate(LABEL_EDGES_JS) == []
+    finally:
+        page.close()
+
+
+# -- pyab practice: the page's searches and grades against pyab's referee --------
+def _expected_grades(tree, algorithm: str, answers: dict, asked: dict) -> list[tuple[str, str, bool]]:
+    """The grades the page must give, worked out from pyab's own search."""
+    import pyab
+    from pyab.render.trace import trace
+    tr = trace(tree, "prolog", algorithm)
+    values, called = tr.values(), tr.called()
+    never: dict[str, str] = {}
+    for root in tr.result.pruned:
+        todo = [root]
+        while todo:
+            n = todo.pop()
+            never[n] = root
+            todo.extend(tree.children(n))
+    num = lambda x: None if x is None else float(x)  # noqa: E731
+    out = []
+    for n in asked["values"]:
+        out.append(("value", n, num(answers["values"][n]) == values[n]))
+    for n in asked["windows"]:
+        a, b = answers["windows"][n]
+        out.append(("window", n, (num(a), num(b)) == tuple(float(x) for x in called[n])))
+    picks = answers["never"]
+    for n in picks:
+        out.append(("pick", n, n in never))
+    for root in tr.result.pruned:
+        out.append(("cut", root, any(never.get(p) == root for p in picks)))
+    del pyab
+    return out
+
+
+def test_practice_page_searches_and_grades_as_pyab_does(browser, tmp_path):
+    """Ten random trees (fixed seed), each algorithm in turn, answers right
+    and wrong on purpose: every run the page made equals pyab's observed
+    Prolog run, and every grade equals the one worked out from it."""
+    import json as _json
+
+    import pyab
+    from pyab.render.practice import page as practice_page
+    from pyab.render.trace import trace
+    path = tmp_path / "practice.html"
+    path.write_text(practice_page(seed=26, depth=3, branching=(1, 3), values=(-3, 3)), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    algorithms = ["bratko", "aima", "strict-cut", "minimax"]
+    try:
+        page.goto(path.as_uri())
+        for k in range(10):
+            if k:
+                page.select_option("#algorithm", algorithms[k % 4])
+                page.click("#new")
+            cur = page.evaluate("(() => { const r = window.pyabPractice.current();"
+                                " return {tree: r.tree, asked: r.asked, algorithm: r.algorithm}; })()")
+            tree = pyab.parse(cur["tree"])
+            tr = trace(tree, "prolog", cur["algorithm"])
+            values, called = tr.values(), tr.called()
+            for j, n in enumerate(cur["asked"]["values"]):  # every other answer off by one
+                page.fill(f'input.val[data-node="{n}"]', str(values[n] + (j + k) % 2))
+            for j, n in enumerate(cur["asked"]["windows"]):
+                a, b = called[n]
+                page.fill(f'input.win[data-what="alpha"][data-node="{n}"]', "-inf" if a == -math.inf else str(a))
+                page.fill(f'input.win[data-what="beta"][data-node="{n}"]',
+                          ("inf" if b == math.inf else str(b)) if j % 2 == 0 else "0.5")
+            # picks: the deepest node inside each cut subtree (never wrong), and one searched leaf
+            for root in tr.result.pruned:
+                deepest = root
+                while tree.children(deepest):
+                    deepest = tree.children(deepest)[-1]
+                if k % 3 != 2:  # sometimes leave them all to be missed
+                    page.dispatch_event(f'#tree [data-node="{deepest}"]', 'click')
+            searched_leaf = tr.result.leaves[-1]
+            if k % 2 and searched_leaf != tree.root:
+                page.dispatch_event(f'#tree [data-node="{searched_leaf}"]', 'click')
+            page.click("#check")
+        rounds = _json.loads(page.evaluate("window.pyabPractice.export()"))
+        assert len(rounds) == 10 and errors == []
+        assert all(u.startswith("file:") for u in requests), requests  # no network
+        cuts_inside = 0
+        for r in rounds:
+            tree = pyab.parse(r["tree"])
+            ref = pyab.solve(tree, algorithm=r["algorithm"])  # the referee: observed in SWI-Prolog
+            run = r["run"]
+            assert (run["best"], run["value"], tuple(run["visited"]), tuple(run["leaves"]), tuple(run["pruned"])) == \
+                (ref.best, ref.value, ref.visited, ref.leaves, ref.pruned), r["tree"]
+            tr = trace(tree, "prolog", r["algorithm"])
+            assert run["values"] == {n: v for n, v in tr.values().items()}, r["tree"]
+            if r["algorithm"] != "minimax":
+                called = {n: [("inf" if w == math.inf else "-inf" if w == -math.inf else w) for w in ab]
+                          for n, ab in tr.called().items()}
+                assert run["windows"] == called, r["tree"]
+            got = [(g["kind"], g["node"], g["right"]) for g in r["grades"]]
+            assert got == _expected_grades(tree, r["algorithm"], r["answers"], r["asked"]), r["tree"]
+            assert all(g["why"] for g in r["grades"])
+            cuts_inside += sum(1 for g in r["grades"] if g["kind"] == "pick" and g["right"]
+                               and g["node"] not in ref.pruned)
+        assert cuts_inside > 0  # some picks lay inside cut subtrees, below their roots, and were right
+        assert {r["algorithm"] for r in rounds} == set(algorithms)
+        shot = os.environ.get("PYAB_SCREENSHOT_DIR")
+        if shot:
+            page.screenshot(path=str(Path(shot) / "practice.png"), full_page=True)
     finally:
         page.close()
