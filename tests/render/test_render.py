@@ -115,8 +115,12 @@ def test_show_piped_is_plain_text():
     out = done.stdout
     assert "\x1b[" not in out
     lines = out.splitlines()
-    assert lines[0] == "MAX a = 3  [3, inf]"
-    assert any("MIN b = 3  [-inf, 3]  \u25c0 chosen" in l for l in lines)
+    assert lines[0] == "MAX a = 3  [-inf, inf]"  # the window it was called with
+    assert any("MIN b = 3  [-inf, inf]  \u25c0 chosen" in l for l in lines)
+    assert any("MIN d = 2  [3, inf]" in l for l in lines)
+    assert lines[-1].endswith("windows: as each node was called")
+    final = pyab_cli("show", str(EXAMPLES / "slides.tree"), "--final-windows").stdout.splitlines()
+    assert final[0] == "MAX a = 3  [3, inf]" and any("MIN d = 2  [3, 5]" in l for l in final)
     assert any(l.rstrip().endswith("MAX i  \u2702 alpha-cut") for l in lines)
     assert "cut off: i, j" in lines[-1]
 
