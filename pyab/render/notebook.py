@@ -45,17 +45,20 @@ class Picture:
     def svg(self) -> str:
         return self._repr_svg_()
 
-    def html(self, title: str = "") -> str:
-        """The self-contained stepper page (for a bare tree: the picture)."""
+    def html(self, title: str = "", presentation: bool = False) -> str:
+        """The self-contained stepper page (for a bare tree: the picture);
+        ``presentation``: the lecture-hall page (``pyab.render.html``)."""
         from .html import page
         options = dict(self.options)
         if title:
             options["title"] = title
+        if presentation and self.trace is not None:
+            options["presentation"] = True
         return page(self.trace, tree=self.tree, **options)
 
-    def stepper(self) -> "Stepper":
+    def stepper(self, presentation: bool = False) -> "Stepper":
         """The stepper, for Jupyter (shown in an isolated frame)."""
-        return Stepper(self)
+        return Stepper(self, presentation=presentation)
 
     def save(self, path: str | Path, dpi: int | None = None) -> Path:
         """Write the picture; the extension picks the format: .svg, .png,
@@ -73,12 +76,14 @@ class Stepper:
     ``<iframe srcdoc>``, so its script and ids stay apart from the
     notebook's and from other steppers in it."""
 
-    def __init__(self, pic: Picture, height: int | None = None):
-        self.pic = pic
-        self.height = height or 420 + min(600, 92 * (max(pic.tree.depth, default=0) + 1))
+    def __init__(self, pic: Picture, height: int | None = None, presentation: bool = False):
+        self.pic, self.presentation = pic, presentation
+        rows = max(pic.tree.depth, default=0) + 1
+        self.height = height or (1080 if presentation else 520 + min(600, 80 * rows))
 
     def _repr_html_(self) -> str:
-        return (f'<iframe srcdoc="{escape(self.pic.html(), quote=True)}" '
+        page = self.pic.html(presentation=self.presentation)
+        return (f'<iframe srcdoc="{escape(page, quote=True)}" '
                 f'style="width: 100%; height: {self.height}px; border: 1px solid #ddd" '
                 f'sandbox="allow-scripts"></iframe>')
 
