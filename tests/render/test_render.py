@@ -154,3 +154,29 @@ def test_notebook_svg(slides):
     # a result from any engine/algorithm draws too
     r = pyab.solve(slides, engine="python")
     assert "pruned" in picture(slides, r)._repr_svg_()
+
+
+def test_practice_cli_writes_a_self_contained_page(tmp_path):
+    out = tmp_path / "practice.html"
+    done = pyab_cli("practice", "-o", str(out), "--seed", "7", "--depth", "2", "--branching", "2-4",
+                    "--values", "0:5", "--algorithm", "aima", "--json")
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout)
+    assert info["command"] == "practice" and info["branching"] == [2, 4] and info["values"] == [0, 5]
+    html = out.read_text(encoding="utf-8")
+    assert "https://" not in html and "<link" not in html and "src=" not in html
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert 'id="seed" type="number" value="7"' in html and "<option selected>aima</option>" in html
+    for bad in (["--values", "5"], ["--values", "5:1"], ["--depth", "9"], ["--branching", "0-9"]):
+        done = pyab_cli("practice", "-o", str(out), *bad)
+        assert done.returncode == 2 and "error:" in done.stderr and "Traceback" not in done.stderr, bad
+
+
+def test_draw_refuses_what_it_cannot_do(tmp_path):
+    slides = str(EXAMPLES / "slides.tree")
+    for args, words in ((["-o", str(tmp_path / "x.png"), "--present"], "--present"),
+                        (["--frames", str(tmp_path / "f"), "--format", "html"], "--frames"),
+                        (["-o", str(tmp_path / "x.html"), "--step", "3"], "--step"),
+                        (["-o", str(tmp_path / "x.svg"), "--frames", str(tmp_path / "f")], "-o OUT")):
+        done = pyab_cli("draw", slides, *args)
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr, args
