@@ -7,12 +7,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup debs chromium pytest plunit pack clean
+.PHONY: demo test bench setup debs chromium lint pytest plunit pack clean
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
 
-test: setup chromium pytest plunit
+test: setup chromium lint pytest plunit
 
 setup: debs $(STAMP)
 
@@ -61,6 +61,11 @@ $(STAMP): pyproject.toml setup.py pyab/dsl/_cscan.c pyab/prolog/_cload.c
 	@$(BIN)/python -c "import pyab.prolog._cload" 2>/dev/null || { \
 	  echo "the compiled loader pyab/prolog/_cload.c was not built (a C compiler and Python's headers are needed)"; exit 1; }
 	@touch $@
+
+# ruff (pyflakes, pycodestyle) and mypy, configured in pyproject.toml.
+lint:
+	$(BIN)/ruff check pyab tests benchmarks tools examples
+	$(BIN)/mypy
 
 pytest:
 	$(BIN)/python -m pytest

@@ -87,9 +87,11 @@ def main(argv: list[str] | None = None) -> int:
             print()
             implicit.main(["--quick"] if args.quick else [])
     if "peers" in sections:
-        print(); __import__("benchmarks.peers").peers.main(["--quick"] if args.quick else [])
+        print()
+        __import__("benchmarks.peers").peers.main(["--quick"] if args.quick else [])
     if "coldstart" in sections:
-        print(); __import__("benchmarks.coldstart").coldstart.main([])
+        print()
+        __import__("benchmarks.coldstart").coldstart.main([])
     return 0
 
 

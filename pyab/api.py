@@ -7,7 +7,8 @@ to 'str' object").
     >>> pyab.solve("a(b=1)")
     Traceback (most recent call last):
     ...
-    pyab.errors.ArgumentError: pyab.solve: expected a Tree, got a str: use pyab.parse(text) (or pyab.load(path) for a file)
+    pyab.errors.ArgumentError: pyab.solve: expected a Tree, got a str: use pyab.parse(text) \
+(or pyab.load(path) for a file)
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 from .errors import Mismatch, SearchArgumentError
 from .result import LAZY, Result, bound_of, bound_text
 from .text import printable
-from .tree import Number, Tree
+from .tree import AnyTree, Number, Tree
 
 __all__ = ["FIELDS", "NAMES", "Pair", "both", "check", "check_search", "count_differences", "differences",
            "finish", "named_events", "solve", "traced"]
@@ -93,7 +93,7 @@ def _unknown(engine: str) -> ValueError:
 
 
 def solve(
-    tree: Tree,
+    tree: AnyTree,
     engine: str = "prolog",
     algorithm: str = "bratko",
     alpha: Number = -math.inf,
@@ -242,7 +242,7 @@ def count_differences(prolog: Result, python: Result) -> list[str]:
     for f in ("best", "value", "leaves_count", "visited_count"):
         a = getattr(prolog, f) if f in ("best", "value") else prolog.extra.get(f)
         b = getattr(python, f) if f in ("best", "value") else python.extra.get(f)
-        if (bound_text(a) != bound_text(b)) if f == "value" else a != b:
+        if (_show(a) != _show(b)) if f == "value" else a != b:
             out.append(f"{f}:\n    prolog: {_show(a)}\n    python: {_show(b)}")
     return out
 
@@ -260,7 +260,7 @@ class Pair(NamedTuple):
         return not self.differences
 
 
-def both(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
+def both(tree: AnyTree, algorithm: str = "bratko", alpha: Number = -math.inf,
          beta: Number = math.inf, *, depth: int | None = None, names: bool = True,
          **prolog_kw: Any) -> Pair:
     """The same search in SWI-Prolog and in the mirror, compared: the one
@@ -273,7 +273,7 @@ def both(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
     return Pair(prolog, python, diff)
 
 
-def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
+def check(tree: AnyTree, algorithm: str = "bratko", alpha: Number = -math.inf,
           beta: Number = math.inf, **kw: Any) -> Result:
     """Solve ``tree`` in both engines and compare best, value, leaves,
     visited, pruned and horizon.  Returns the Prolog result.
@@ -290,7 +290,7 @@ def check(tree: Tree, algorithm: str = "bratko", alpha: Number = -math.inf,
     return pair.prolog
 
 
-def traced(tree: Tree, engine: str = "prolog", alpha: Number = -math.inf,
+def traced(tree: AnyTree, engine: str = "prolog", alpha: Number = -math.inf,
            beta: Number = math.inf, *, timeout: float | None = None
            ) -> tuple[Result, list[tuple[Any, ...]]]:
     """The slides' program step by step: the result and the events (names,

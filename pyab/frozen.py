@@ -54,7 +54,7 @@ class _AsDataclass:
         import dataclasses
         ns: dict[str, Any] = {"__annotations__": {}, "__module__": cls.__module__,
                               "__qualname__": cls.__qualname__}
-        hints = {}
+        hints: dict[str, Any] = {}
         for klass in reversed(cls.__mro__):
             hints.update(getattr(klass, "__annotations__", {}))
         for name, default, compare, shown in cls._fields:  # type: ignore[attr-defined]
@@ -65,7 +65,7 @@ class _AsDataclass:
             elif default is not REQUIRED:
                 kw["default"] = default
             ns[name] = dataclasses.field(**kw)
-        twin = dataclasses.dataclass(frozen=True, eq=cls.__eq__ is Frozen.__eq__)(
+        twin: Any = dataclasses.dataclass(frozen=True, eq=cls.__eq__ is Frozen.__eq__)(
             type(cls.__name__, (), ns))
         cls.__dataclass_fields__ = twin.__dataclass_fields__  # type: ignore[attr-defined]
         cls.__dataclass_params__ = twin.__dataclass_params__  # type: ignore[attr-defined]

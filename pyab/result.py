@@ -110,7 +110,8 @@ class Result(Frozen):
 
     def __init__(self, best: str | None, value: Number, leaves: tuple[str, ...],
                  visited: tuple[str, ...], pruned: tuple[str, ...], engine: str, algorithm: str,
-                 extra: dict[str, Any] = Factory(dict), horizon: tuple[str, ...] = (),
+                 extra: dict[str, Any] = Factory(dict),  # type: ignore[assignment]  # made per instance
+                 horizon: tuple[str, ...] = (),
                  window: tuple[Number, Number] = (-INF, INF), depth: int | None = None,
                  bound: str = "exact", tree_ref: Any = None) -> None:
         self._set(best=best, value=value, leaves=leaves, visited=visited, pruned=pruned,
@@ -169,7 +170,7 @@ class Result(Frozen):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         value = tuple(thunk())
         object.__setattr__(self, name, value)
-        pending.pop(name, None)
+        pending.pop(name, None)  # type: ignore[union-attr]  # pending holds thunk
         if not pending:
             self.__dict__.pop("_pending", None)
         return value

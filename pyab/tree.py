@@ -15,7 +15,7 @@ collect declarations and hand them over.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterator, Sequence, Union
 
 from .errors import Error
 from .frozen import REQUIRED, Frozen
@@ -24,6 +24,12 @@ Number = Union[int, float]
 Pos = tuple[int, int]  # (line, column), 1-based; (0, 0) when unknown
 
 __all__ = ["Number", "Tree", "TreeError", "build", "check_window", "from_nested", "nested_declarations"]
+
+
+#: What a search runs on: a :class:`Tree`, or a tree given by rules with the
+#: same node protocol (``root_node``, ``kids_of``, ``value_of``, ``is_max``,
+#: ``name_of``, ``depth_of``; see :mod:`pyab.trees`).
+AnyTree = Any
 
 
 class TreeError(Error, ValueError):
@@ -46,8 +52,9 @@ class Tree(Frozen):
     # None: sides alternate level by level from root_side.  Otherwise one
     # bool per node, True where MAX is to move (see build(): marks).
     sides: tuple[bool, ...] | None = None
-    index: dict[str, int] = None  # type: ignore[assignment]  (derived: not in repr or ==)
-    depth: tuple[int, ...] = None  # type: ignore[assignment]  (derived: not in repr or ==)
+    # derived, not in repr or ==
+    index: dict[str, int] = None  # type: ignore[assignment]
+    depth: tuple[int, ...] = None  # type: ignore[assignment]
 
     # (name, default, compared, in repr); equality is __eq__ below.
     _fields = (("names", REQUIRED, True, True), ("kids", REQUIRED, True, True),
@@ -353,9 +360,9 @@ def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: 
     kid_ids: list[tuple[int, ...]] = [()] * len(names)
     depth = [0] * len(names)
     for i in sorted(map(at, kids)):  # a parent's id is below its children's
-        ks = kid_ids[i] = tuple(map(at, kids[names[i]]))
+        ids = kid_ids[i] = tuple(map(at, kids[names[i]]))
         d = depth[i] + 1
-        for k in ks:
+        for k in ids:
             depth[k] = d
     return Tree(
         names=tuple(names),
@@ -512,9 +519,9 @@ def _build_checked(edges, values, root_side, defined) -> Tree:
 
     roots = [n for n in where if n not in parent]
     if not roots:
-        first = next(iter(where), None)
-        if first is None:
+        if not where:
             raise TreeError("empty tree: no nodes")
+        first = next(iter(where))
         raise TreeError(f"cycle: every node is somebody's child (see {first!r})", where[first])
     if len(roots) > 1:
         raise TreeError(

@@ -83,3 +83,73 @@ def test_tree_and_result_know_nothing_of_the_renderers():
     edges = import_graph(PACKAGE)
     for m in ("pyab.tree", "pyab.result"):
         assert not {e for e in edges[m] if e.startswith("pyab.render")}, m
+
+
+# The floors of the house, lowest first: a module may import from its own
+# floor and the floors below, never from one above.  The first pattern that
+# matches a module places it (a name, or a package with everything in it).
+LAYERS = [
+    ("base", ["pyab.errors", "pyab.frozen", "pyab.text", "pyab.resources"]),
+    ("model", ["pyab.tree", "pyab.result", "pyab.api"]),
+    ("text", ["pyab.dsl", "pyab.prolog.facts"]),
+    ("searches", ["pyab.search", "pyab.trees.uniform", "pyab.trees.tictactoe",
+                  "pyab.trees.randomtrees"]),
+    ("prolog", ["pyab.prolog"]),
+    ("engines", ["pyab.engines"]),
+    ("uses", ["pyab.render", "pyab.referee", "pyab.trees", "pyab.testing"]),
+    ("face", ["pyab"]),
+    ("command line", ["pyab.commands", "pyab.cli", "pyab.__main__"]),
+]
+
+
+def floor(module: str) -> int:
+    best = None
+    for i, (_, patterns) in enumerate(LAYERS):
+        for p in patterns:
+            if module == p or module.startswith(p + "."):
+                if best is None or len(p) > best[1]:
+                    best = (i, len(p))
+    assert best is not None, f"{module} is on no floor of tests/test_imports.py"
+    return best[0]
+
+
+def test_the_floor_test_can_fail():
+    assert floor("pyab.trees.experiments") > floor("pyab.engines") > floor("pyab.prolog.bridge")
+    assert floor("pyab.prolog.facts") < floor("pyab.search.bratko")
+
+
+def test_no_import_from_a_lower_floor_to_a_higher_one():
+    edges = import_graph(PACKAGE)
+    up = sorted((m, e) for m, out in edges.items() for e in out if floor(e) > floor(m))
+    assert up == [], "imports that run back up: " + ", ".join(
+        f"{m} ({LAYERS[floor(m)][0]}) -> {e} ({LAYERS[floor(e)][0]})" for m, e in up)
+
+
+def test_the_library_never_imports_the_command_line():
+    """Nothing under pyab/ but cli.py and commands/ imports the command line
+    or argparse: the API takes values, not an argparse Namespace."""
+    bad = []
+    for f in PACKAGE.rglob("*.py"):
+        rel = f.relative_to(PACKAGE.parent).with_suffix("")
+        module = ".".join(rel.parts).removesuffix(".__init__")
+        if module in ("pyab.cli", "pyab.__main__") or module.startswith("pyab.commands"):
+            continue
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    pkg = module.split(".")[: len(module.split(".")) - node.level + (f.name == "__init__.py")]
+                    base = ".".join(pkg + ([base] if base else []))
+                names = [base] + [f"{base}.{a.name}" for a in node.names]
+            for n in names:
+                if n == "argparse" or n in ("pyab.cli",) or n.startswith("pyab.commands"):
+                    bad.append(f"{module} imports {n}")
+    assert bad == []
+
+
+def test_the_top_level_holds_at_most_twelve_modules():
+    top = sorted(f.name for f in PACKAGE.glob("*.py"))
+    assert len(top) <= 12, top

@@ -149,9 +149,4 @@ print(json.dumps([pyab.solve(tree, engine=e, algorithm=a, alpha=5, beta=10).boun
     assert done.returncode == 0, done.stdout + done.stderr
     bounds = json.loads(done.stdout)
     assert bounds[2:] == ["upper", "upper"]          # aima, open: 3 <= alpha
-    registry = json.loads((ROOT / "prolog" / "algorithms.json").read_text(encoding="utf-8"))
-    rows = registry["algorithms"]
-    if bounds[:2] != ["exact", "exact"] and not any("bound" in row for row in rows):
-        pytest.xfail("the registry has no `bound` field yet: "
-                     "pyab.result.BOUNDS still holds it")
-    assert bounds[:2] == ["exact", "exact"]
+    assert bounds[:2] == ["exact", "exact"]          # lastmax, its row's "bound": exact

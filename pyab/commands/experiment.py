@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 from . import _common
 
@@ -260,7 +261,7 @@ def run_best_order(args: argparse.Namespace) -> int:
     best = Reordered(tree, res["best_orders"][0]).explicit()
     perfect = Reordered(tree, res["perfect_order"]).explicit()
     # The winner and the perfect ordering, run in both engines.
-    checked = {}
+    checked: dict[str, dict[str, Any]] = {}
     for label, t in (("best", best), ("perfect", perfect)):
         pro = pyab.solve(t, "prolog", args.algorithm)
         pyt = pyab.solve(t, "python", args.algorithm)

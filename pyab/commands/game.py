@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
             "best_square": best_square, "leaves_count": leaves, "visited_count": visited,
             "game_tree_nodes": nodes, "game_tree_leaves": finished})
         return 0
-    outcome = {1: "X wins", -1: "O wins", 0: "a draw"}.get(result.value, str(result.value))
+    outcomes: dict[float, str] = {1: "X wins", -1: "O wins", 0: "a draw"}
+    outcome = outcomes.get(result.value, str(result.value))
     print(f"tic-tac-toe from {game.root} ({'X' if game.root_side == 'max' else 'O'} to move), "
           f"{args.algorithm} in {args.engine}:")
     print("  " + game.board_text().replace("\n", "\n  "))

@@ -134,12 +134,12 @@ def scan(text: str) -> tuple[dict[str, list[str]], dict[str, Any], str] | None:
         return None
     kids = [[k for k in _KID.findall(c) if k] if "'" in c or "#" in c or "%" in c
             else "".join(c.split()).split(",") for c in lists]  # "": a comment
-    parents, vnames = _names(parents), _names(vnames)
-    kids = [_names(ks) for ks in kids]  # type: ignore[misc]
-    if parents is None or vnames is None or None in kids:
+    named_parents, named_vnames = _names(parents), _names(vnames)
+    named_kids = [_names(ks) for ks in kids]
+    if named_parents is None or named_vnames is None or None in named_kids:
         return None
-    tree = dict(zip(parents, kids))
-    vals = dict(zip(vnames, values))
-    if len(tree) != len(parents) or len(vals) != len(vnames):
+    tree: dict[str, list[str]] = dict(zip(named_parents, named_kids))  # type: ignore[arg-type]  # no None
+    vals = dict(zip(named_vnames, values))
+    if len(tree) != len(named_parents) or len(vals) != len(named_vnames):
         return None  # listed twice: lark keeps the places to say where
     return tree, vals, match.group(1) or "max"

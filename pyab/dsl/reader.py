@@ -10,7 +10,6 @@ with a caret under the place.
 
 from __future__ import annotations
 
-import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -231,8 +230,8 @@ def parse(text: str, source: str = "<string>") -> Tree:
             raise DSLError(bad.message, source, *_pos(bad.token), lines) from None
         except VisitError as err:  # lark wraps errors raised in callbacks
             if isinstance(err.orig_exc, _Bad):
-                bad = err.orig_exc
-                raise DSLError(bad.message, source, *_pos(bad.token), lines) from None
+                orig = err.orig_exc
+                raise DSLError(orig.message, source, *_pos(orig.token), lines) from None
             raise
         except UnexpectedInput as err:
             line, column = _place(err, text, lines)
@@ -273,7 +272,8 @@ def _place(err: UnexpectedInput, text: str, lines: list[str]) -> tuple[int, int]
 def _describe(err: UnexpectedInput, text: str) -> str:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        at = err.pos_in_stream or 0
+        ch = text[at] if at < len(text) else ""
         if ch == "'":
             return "unexpected character \"'\": a quoted name not closed on the line it starts on"
         if ch.isupper():  # AIMA's capital names: in Prolog a capital starts a variable
@@ -282,7 +282,7 @@ def _describe(err: UnexpectedInput, text: str) -> str:
                     f"quote it ('{word}') or write it in lower case ({word.lower()})")
         return f"unexpected character {ch!r}"
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        if all(not l.strip() or l.strip().startswith(("#", "%")) for l in text.split("\n")):
+        if all(not line.strip() or line.strip().startswith(("#", "%")) for line in text.split("\n")):
             return "empty file: expected a tree"
         expected = getattr(err, "accepts", None) or getattr(err, "expected", None) or []
         return "unexpected end of file" + _expected(expected)

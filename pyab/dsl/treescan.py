@@ -201,8 +201,7 @@ def _dewey(parent: list[int], nth: list[int], kids: tuple, budget: int) -> tuple
     out = ["r"] * len(parent)
     for i in range(1, len(parent)):
         out[i] = f"{out[parent[i]]}_{nth[i]}"
-    names = tuple(out)
-    return names, None
+    return tuple(out), None
 
 
 class DeweyNames(Sequence):

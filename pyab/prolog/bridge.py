@@ -196,10 +196,10 @@ class _Runtime:
             out: list[str | None] = []
             for i, arg in enumerate(args):
                 if arg is None:
-                    text = self._text(t0 + i, _CVT_ATOM | _CVT_STRING)
-                    if text is None:
+                    got = self._text(t0 + i, _CVT_ATOM | _CVT_STRING)
+                    if got is None:
                         raise PrologError(f"{name}: output {i + 1} is not text")
-                    out.append(text)
+                    out.append(got)
                 else:
                     out.append(None)
             return out

@@ -8,7 +8,6 @@ DSL, in the REPL and in the bridge.
 
 from __future__ import annotations
 
-import math
 import re
 
 from ..text import number

@@ -55,8 +55,8 @@ def search(tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
     beta)``, ``("leaf", pos, val)``, ``("bounds", pos, val, alpha, beta,
     new_alpha, new_beta)``, ``("cut", pos, val, alpha, beta, kind, rest)``,
     ``("return", pos, good_pos, val)``; positions are nodes."""
-    moves, value_of, _ = access(tree)  # the tree's moves/2 and staticval/2
-    min_to_move, _ = sides(tree)
+    moves, value_of, _is_max = access(tree)  # the tree's moves/2 and staticval/2
+    min_to_move, _max_to_move = sides(tree)
     alike = siblings_alike(tree)  # then one min_to_move answers for all the children
     rec = Recorder(tree, "bratko")
     visit, leaf = rec.calls.append, rec.leaves.append  # the record of moves/2, staticval/2 calls

@@ -272,7 +272,7 @@ def _neg(x: Any) -> Any:
     return None if x is None else -x
 
 
-def pruned(tree: Any, visited: list[Hashable], seen: set[Hashable]) -> list[Hashable]:
+def pruned(tree: Any, visited: list[Any], seen: set[Any]) -> list[Any]:
     """Unvisited children of visited nodes, in depth-first tree order."""
     if not visited:
         return []

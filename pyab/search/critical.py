@@ -34,7 +34,7 @@ def is_critical(path: Sequence[int]) -> bool:
 def dewey(tree: Any) -> dict[Hashable, tuple[int, ...]]:
     """Every node of ``tree`` (node protocol) with its Dewey path."""
     out: dict[Hashable, tuple[int, ...]] = {}
-    stack = [(tree.root_node, ())]
+    stack: list[tuple[Hashable, tuple[int, ...]]] = [(tree.root_node, ())]
     while stack:
         node, path = stack.pop()
         out[node] = path

@@ -53,8 +53,10 @@ def run(tree: Any, call: Callable[..., Any] | None = None, *args: Any) -> Any:
     ``run(generator)`` alone drives clauses written as generators (each
     ``yield``s a sub-call and receives its result) on an explicit stack: the
     older style, slower, kept for searches written that way."""
-    if call is None and isinstance(tree, Generator):
-        return _trampoline(tree)
+    if call is None:
+        if isinstance(tree, Generator):
+            return _trampoline(tree)
+        raise TypeError("run(tree, call, *args), or run(generator)")
     global _active, _saved
     frames = _frames(tree)
     with _lock:

@@ -10,8 +10,9 @@ __all__ = ["plot_random_order"]
 
 def plot_random_order(rows: Sequence[dict[str, Any]], out: str) -> None:
     """Draw, per depth, the measured exponent x (mean leaves = b^(x d))
-    against b, the growth per level between the two deepest depths, and beside them 0.75 (Fuller et al.), log(b/ln b)/log b (Knuth and
-    Moore's b/log b) and 0.5 (the perfect ordering's limit).  Writes
+    against b, the growth per level between the two deepest depths, and
+    beside them 0.75 (Fuller et al.), log(b/ln b)/log b (Knuth and Moore's
+    b/log b) and 0.5 (the perfect ordering's limit).  Writes
     ``out`` (.svg or .png).
 
     :raises ValueError: without matplotlib, or for another file type.

@@ -304,13 +304,14 @@ class Uniform:
         # The nodes above the leaves (each at its rank plus the leaves before
         # it), named level by level.
         at = list(map(add, range(len(leaf_counts)), accumulate(leaf_counts, initial=0)))
-        upper = itemgetter(*at)(nodes) if len(at) > 1 else (nodes[0],)
+        upper: list[int] = list(itemgetter(*at)(nodes)) if len(at) > 1 else [nodes[0]]
         upper_levels = levels_of.translate(None, bytes((depth,)))
         parents, by_level = [0], [["r"]]
         for level in range(1, depth):
             # this level's bytes (1) and the level above's (0): after each
             # parent, the run of its children
-            runs = upper_levels.translate(*_RUNS_OF[level]).split(b"\0")
+            table, delete = _RUNS_OF[level]  # type: ignore[misc]  # set for every level > 0
+            runs = upper_levels.translate(table, delete).split(b"\0")
             counts = list(map(len, runs[1:]))
             here = list(compress(upper, upper_levels.translate(_LEVEL_FLAGS[level])))
             if runs[0] or not _first_children(here, parents, counts, level, b):

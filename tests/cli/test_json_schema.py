@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
 
 import pytest
 

@@ -10,7 +10,6 @@ import pytest
 import pyab
 from pyab.prolog import bridge as prolog
 
-from conftest import SLIDES_TEXT
 
 
 def test_slides_observed_in_prolog(slides):

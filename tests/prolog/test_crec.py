@@ -18,7 +18,6 @@ import pyab
 from pyab.prolog import bridge as prolog
 from pyab.trees import Uniform
 
-from conftest import ROOT
 
 ROOMY = 1 << 30  # a stack limit no search here comes near: only the recorder differs
 

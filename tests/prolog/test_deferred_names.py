@@ -11,7 +11,6 @@ import gc
 import pickle
 import threading
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

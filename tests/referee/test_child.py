@@ -3,7 +3,6 @@ Python children (no Prolog), and the entry-goal table of the Prolog route."""
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 
@@ -11,7 +10,6 @@ import pytest
 
 from pyab.errors import ProgramError
 from pyab.referee.child import CAP, Child, escape
-from tests.conftest import PROLOG
 
 
 def child(code: str, **kw) -> Child:

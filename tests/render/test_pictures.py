@@ -6,7 +6,6 @@ model drawn the same in every format, called windows, slides and frames."""
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import stat
