@@ -10,6 +10,7 @@ with a caret under the place.
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path

@@ -107,9 +107,11 @@ ROUTINES: dict[str, dict[str, list[str]]] = {
     },
     "module22": {
         "max": _routine("MINIMAX-A-B(position, depth, use-thresh, pass-thresh)", "best-path := nil",
-                        "result := MINIMAX-A-B(succ, depth+1, \u2212pass-thresh, \u2212use-thresh); new-value := \u2212VALUE(result)",
+                        "result := MINIMAX-A-B(succ, depth+1, \u2212pass-thresh, \u2212use-thresh); "
+                        "new-value := \u2212VALUE(result)",
                         "(a tie: new-value > pass-thresh is false, nothing changes)",
-                        "if new-value > pass-thresh: pass-thresh := new-value; if pass-thresh \u2265 use-thresh then return",
+                        "if new-value > pass-thresh: pass-thresh := new-value; "
+                        "if pass-thresh \u2265 use-thresh then return",
                         "(the next successor gets the new thresholds)", "return (pass-thresh, best-path)",
                         "if DEEP-ENOUGH or no successors: return STATIC(position)"),
     },
@@ -140,20 +142,23 @@ def _family(algorithm: str) -> str:
 
 def _bratko(step: Step, tree) -> tuple[str, int, dict[str, Any]]:
     n = _num
+    child = step.child or ""
+    value, alpha, beta = step.value, step.alpha, step.beta
     if step.kind == "call":
         return "alphabeta", 0, {"Pos": step.node, "Alpha": n(step.alpha), "Beta": n(step.beta)}
     if step.kind == "leaf":
         return "alphabeta", 3, {"Pos": step.node, "Val": n(step.value)}
     if step.kind in ("test", "cut"):
-        child_min = not _max(tree, step.child)
+        child_min = not _max(tree, child)
         return "goodenough", 2 if child_min else 4, {
             "Pos": step.child, "Val": n(step.value), "Alpha": n(step.alpha), "Beta": n(step.beta),
             "test": "true: cut" if step.kind == "cut" else "false: no cut"}
     if step.kind == "bounds":
-        child_min = not _max(tree, step.child)
-        if child_min and step.value > step.alpha:
+        child_min = not _max(tree, child)
+        assert value is not None and alpha is not None and beta is not None
+        if child_min and value > alpha:
             line = 1
-        elif not child_min and step.value < step.beta:
+        elif not child_min and value < beta:
             line = 3
         else:
             line = 4
@@ -162,7 +167,7 @@ def _bratko(step: Step, tree) -> tuple[str, int, dict[str, Any]]:
                                    "NewBeta": n(step.new_beta)}
     if step.kind == "betterof":
         held = step.good == step.child and step.value != step.rival_value
-        line = (1 if not _max(tree, step.child) else 3) if held else 4
+        line = (1 if not _max(tree, child) else 3) if held else 4
         return "betterof", line, {"Pos": step.child, "Val": n(step.value), "Pos1": step.rival,
                                   "Val1": n(step.rival_value), "GoodPos": step.good,
                                   "GoodVal": n(step.good_value)}

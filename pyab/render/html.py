@@ -132,7 +132,9 @@ _JS = r"""
     while (end < lines.length && /^\s/.test(lines[end])) end++;
     let shown = [];
     for (let i = start; i < end; i++) shown.push(i);
-    if (shown.length > 6) shown = [start].concat(shown.filter(function (i) { return i > start && i >= at - 2 && i <= at + 2; }));
+    if (shown.length > 6) {
+      shown = [start].concat(shown.filter(function (i) { return i > start && i >= at - 2 && i <= at + 2; }));
+    }
     shown.forEach(function (i) {
       const span = document.createElement("span");
       span.textContent = (i === at ? "\u25b6 " : "  ") + lines[i];
@@ -251,7 +253,9 @@ _JS = r"""
   const refit = function () { if (fitted) fit(); };
   if (window.ResizeObserver) new ResizeObserver(refit).observe(box);
   if (window.IntersectionObserver) {
-    new IntersectionObserver(function (es) { if (es.some(function (e) { return e.isIntersecting; })) refit(); }).observe(box);
+    new IntersectionObserver(function (es) {
+      if (es.some(function (e) { return e.isIntersecting; })) refit();
+    }).observe(box);
   }
   window.addEventListener("resize", refit);
   let drag = null;
@@ -293,7 +297,8 @@ _JS = r"""
     if (!sign) { if (t) t.remove(); return; }
     if (!t) {
       t = document.createElementNS(svgEl.namespaceURI, "text");
-      t.setAttribute("class", "mark"); t.setAttribute("x", String(-DATA.mark)); t.setAttribute("y", String(-DATA.mark * 0.9));
+      t.setAttribute("class", "mark");
+      t.setAttribute("x", String(-DATA.mark)); t.setAttribute("y", String(-DATA.mark * 0.9));
       t.setAttribute("text-anchor", "end"); g.appendChild(t);
     }
     t.textContent = sign;
@@ -379,7 +384,9 @@ _JS = r"""
     else if (k === "0") zoom(1, true);
     else if (!stepping()) return;
     else if (k === "ArrowRight" || k === "PageDown" || (k === " " && !ev.shiftKey)) { play(false); show(at + 1); }
-    else if (k === "ArrowLeft" || k === "PageUp" || k === "Backspace" || (k === " " && ev.shiftKey)) { play(false); show(at - 1); }
+    else if (k === "ArrowLeft" || k === "PageUp" || k === "Backspace" || (k === " " && ev.shiftKey)) {
+      play(false); show(at - 1);
+    }
     else if (k === "End") { play(false); show(N); }
     else if (k === "Home") { play(false); show(0); }
     else if (k === "p" || k === "P") play(!timer);
@@ -493,12 +500,14 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
 <h1>{escape(head)}</h1>
 {f'<div class="sub">{escape(sub)}</div>' if sub else ''}
 <div id="controls">
-<button id="first" title="Home">Home</button><button id="prev" title="Left arrow">&#x2190;</button><button id="next" title="Right arrow">&#x2192;</button><button id="last" title="End">End</button>
+<button id="first" title="Home">Home</button><button id="prev" title="Left arrow">&#x2190;</button>
+<button id="next" title="Right arrow">&#x2192;</button><button id="last" title="End">End</button>
 <span id="counter"></span>
 <button id="play" title="P">Play</button>
 <label>speed <input id="speed" type="range" min="100" max="3000" step="100" value="{delay_ms}"></label>
 <span id="speed-shown">{delay_ms / 1000:.1f} s</span>
-<button id="zoom-out" title="-">&#x2212;</button><button id="fit" title="F">Fit</button><button id="zoom-in" title="+">+</button>
+<button id="zoom-out" title="-">&#x2212;</button><button id="fit" title="F">Fit</button>
+<button id="zoom-in" title="+">+</button>
 <span id="zoom-level">100%</span>
 <button id="quiz" title="Q">Quiz</button>
 </div>
@@ -520,7 +529,8 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
 <thead><tr><th>Pos</th><th>Alpha</th><th>Beta</th></tr></thead><tbody></tbody>
 </table>
 </div>
-<div class="keys">Keys: &#x2192; Space PageDown next, &#x2190; PageUp back, Home End, P play, F fit, + - zoom, Q quiz; drag to pan.</div>
+<div class="keys">Keys: &#x2192; Space PageDown next, &#x2190; PageUp back, Home End, P play, F fit,
++ - zoom, Q quiz; drag to pan.</div>
 <script type="application/json" id="pyab-data">{_script_json(data)}</script>
 <script>{_JS}</script>
 </body>

@@ -94,7 +94,8 @@ _JS = r"""
   }
   function listText(nodes, id) {
     const n = nodes[id];
-    return n.kids.length ? "[" + n.kids.map(function (k) { return listText(nodes, k); }).join(", ") + "]" : String(n.value);
+    if (!n.kids.length) return String(n.value);
+    return "[" + n.kids.map(function (k) { return listText(nodes, k); }).join(", ") + "]";
   }
 
   // -- the searches, each as its source writes it (values from MAX's side) -----
@@ -235,7 +236,8 @@ _JS = r"""
       g.appendChild(el("polygon", {"class": "shape", points: pts}));
       let v = !n.kids.length ? String(n.value) : checked && n.name in run.values ? String(run.values[n.name]) : "";
       g.appendChild(el("text", {"class": "val", y: n.max ? 9 : 3}, v));
-      g.appendChild(el("text", {x: n.kids.length ? R + 8 : 0, y: n.kids.length ? 6 : R + 24 + 22 * (leaves.indexOf(n) % 2),
+      const low = R + 24 + 22 * (leaves.indexOf(n) % 2);  // leaf names on two staggered rows
+      g.appendChild(el("text", {x: n.kids.length ? R + 8 : 0, y: n.kids.length ? 6 : low,
                                 "text-anchor": n.kids.length ? "start" : "middle"}, n.name));
       if (checked && round.marks[n.name]) {
         g.appendChild(el("text", {x: -R - 8, y: -R, "text-anchor": "end", "class": "val"}, round.marks[n.name]));
@@ -262,7 +264,9 @@ _JS = r"""
     // a few nodes to give the window of (minimax keeps no window)
     const windows = algorithm === "minimax" ? [] :
       searchedInner.filter(function () { return rand() < 0.5; }).slice(0, 3).map(function (n) { return n.name; });
-    if (!windows.length && searchedInner.length && algorithm !== "minimax") windows.push(searchedInner[searchedInner.length - 1].name);
+    if (!windows.length && searchedInner.length && algorithm !== "minimax") {
+      windows.push(searchedInner[searchedInner.length - 1].name);
+    }
     round = {nodes: nodes, algorithm: algorithm, run: run, tree: listText(nodes, 0), picks: new Set(),
              asked: {values: searchedInner.map(function (n) { return n.name; }), windows: windows},
              checked: false, marks: {}, grades: []};
@@ -270,7 +274,9 @@ _JS = r"""
     body.textContent = "";
     nodes.forEach(function (n) {
       const tr = document.createElement("tr");
-      const td = function (html) { const c = document.createElement("td"); if (html) c.appendChild(html); tr.appendChild(c); return c; };
+      const td = function (html) {
+        const c = document.createElement("td"); if (html) c.appendChild(html); tr.appendChild(c); return c;
+      };
       const input = function (cls, what) {
         const i = document.createElement("input"); i.className = cls; i.setAttribute("data-node", n.name);
         if (what) i.setAttribute("data-what", what);
@@ -289,7 +295,8 @@ _JS = r"""
       body.appendChild(tr);
     });
     $("why").textContent = "";
-    $("round").textContent = "Round " + (rounds.length + 1) + ": " + algorithm + ", MAX moves at r, window \u2212\u221e .. \u221e";
+    $("round").textContent = "Round " + (rounds.length + 1) + ": " + algorithm +
+      ", MAX moves at r, window \u2212\u221e .. \u221e";
     $("check").disabled = false;
     rounds.push(round);
     draw(round);
@@ -319,28 +326,45 @@ _JS = r"""
       const kids = n.kids.map(function (k) { return round.nodes[k].name; });
       const seen = kids.filter(function (k) { return k in run.values; });
       const how = (n.max ? "as MAX it returns the largest" : "as MIN it returns the smallest") +
-        " of what its searched children returned: " + seen.map(function (k) { return k + " = " + run.values[k]; }).join(", ") +
-        (seen.length < kids.length ? " (" + kids.filter(function (k) { return seen.indexOf(k) < 0; }).join(", ") + " never searched)" : "");
+        " of what its searched children returned: " +
+        seen.map(function (k) { return k + " = " + run.values[k]; }).join(", ") +
+        (seen.length < kids.length ?
+          " (" + kids.filter(function (k) { return seen.indexOf(k) < 0; }).join(", ") + " never searched)" : "");
       if (given === want) grade("value", name, true, name + " returns " + want + ".");
-      else grade("value", name, false, name + " returns " + want + (given === null ? " (no answer)" : ", not " + num(given)) + ": " + how + ".");
+      else {
+        grade("value", name, false, name + " returns " + want +
+              (given === null ? " (no answer)" : ", not " + num(given)) + ": " + how + ".");
+      }
     });
     round.asked.windows.forEach(function (name) {
-      const a = parse(get("input.win[data-what=alpha]" + q(name))), b = parse(get("input.win[data-what=beta]" + q(name)));
+      const a = parse(get("input.win[data-what=alpha]" + q(name)));
+      const b = parse(get("input.win[data-what=beta]" + q(name)));
       const w = run.windows[name];
       answers.windows[name] = [a === null ? null : num(a), b === null ? null : num(b)];
       const text = "[" + shown(w[0]) + ", " + shown(w[1]) + "]";
       if (a === w[0] && b === w[1]) grade("window", name, true, name + " is called with " + text + ".");
-      else grade("window", name, false, name + " is called with " + text + ": its parent passes on its window as it stands when " + name + " is called (alpha raised by a MAX parent, beta lowered by a MIN parent, by the children before it).");
+      else {
+        grade("window", name, false, name + " is called with " + text + ": its parent passes on its window " +
+              "as it stands when " + name + " is called (alpha raised by a MAX parent, beta lowered by a MIN " +
+              "parent, by the children before it).");
+      }
     });
     const never = new Set(run.never);
     round.picks.forEach(function (name) {
       if (never.has(name)) grade("pick", name, true, name + " is never searched: " + run.cuts[name] + ".");
-      else grade("pick", name, false, name + " is searched: it is called with [" + shown(run.windows[name][0]) + ", " + shown(run.windows[name][1]) + "].");
+      else {
+        grade("pick", name, false, name + " is searched: it is called with [" +
+              shown(run.windows[name][0]) + ", " + shown(run.windows[name][1]) + "].");
+      }
     });
     run.pruned.forEach(function (root) {
       const inside = run.never.filter(function (n) { return run.rootOf[n] === root; });
-      if (inside.some(function (n) { return round.picks.has(n); })) grade("cut", root, true, "the subtree of " + root + " is cut off: " + run.cuts[root] + ".");
-      else { grade("cut", root, false, "missed: the subtree of " + root + " is never searched: " + run.cuts[root] + "."); round.marks[root] = "?"; }
+      if (inside.some(function (n) { return round.picks.has(n); })) {
+        grade("cut", root, true, "the subtree of " + root + " is cut off: " + run.cuts[root] + ".");
+      } else {
+        grade("cut", root, false, "missed: the subtree of " + root + " is never searched: " + run.cuts[root] + ".");
+        round.marks[root] = "?";
+      }
     });
     round.grades = grades;
     round.answers = answers;
@@ -411,7 +435,8 @@ def page(*, seed: int | None = None, depth: int = 3, branching: tuple[int, int] 
 <form onsubmit="return false">
 <fieldset><legend>Tree</legend>
 depth <input id="depth" type="number" min="1" max="6" value="{depth}">
-children <input id="bmin" type="number" min="1" max="5" value="{lo_b}"> to <input id="bmax" type="number" min="1" max="5" value="{hi_b}">
+children <input id="bmin" type="number" min="1" max="5" value="{lo_b}">
+to <input id="bmax" type="number" min="1" max="5" value="{hi_b}">
 values <input id="lo" type="number" value="{lo}"> to <input id="hi" type="number" value="{hi}">
 </fieldset>
 <fieldset><legend>Search</legend>

@@ -31,7 +31,8 @@ def style(f: float) -> str:
 .pyab-tree .edge.searched {{ stroke: #222; }}
 .pyab-tree .edge.cut {{ stroke: #b00; stroke-dasharray: {0.45 * f:.1f} {0.35 * f:.1f}; }}
 .pyab-tree .edge.best {{ stroke: #07603a; stroke-width: {0.36 * f:.1f}; }}
-.pyab-tree text {{ paint-order: stroke; stroke: #fff; stroke-width: {0.18 * f:.1f}px; stroke-linejoin: round; fill: #111; }}
+.pyab-tree text {{ paint-order: stroke; stroke: #fff; stroke-width: {0.18 * f:.1f}px; stroke-linejoin: round;
+  fill: #111; }}
 .pyab-tree .cutlabel {{ fill: #b00; font-weight: bold; visibility: hidden; }}
 .pyab-tree .cutlabel.shown {{ visibility: visible; }}
 .pyab-tree .shape {{ fill: #fff; stroke: #333; stroke-width: {0.13 * f:.2f}; }}
@@ -54,10 +55,13 @@ def style(f: float) -> str:
 .pyab-tree .title {{ font-size: {1.4 * f:g}px; font-weight: bold; stroke: none; }}
 .pyab-tree .guess .shape {{ fill: #f7c6e0; stroke: #80004a; stroke-width: {0.25 * f:.1f}; }}
 .pyab-tree .quiz-right .shape {{ fill: #b8ecb8; stroke: #0a5a0a; stroke-width: {0.25 * f:.1f}; }}
-.pyab-tree .quiz-wrong .shape {{ fill: #ffb3b3; stroke: #7a0000; stroke-width: {0.25 * f:.1f}; stroke-dasharray: {0.2 * f:.1f} {0.15 * f:.1f}; }}
-.pyab-tree .quiz-missed .shape {{ stroke: #6a0080; stroke-width: {0.3 * f:.1f}; stroke-dasharray: {0.1 * f:.1f} {0.2 * f:.1f}; }}
+.pyab-tree .quiz-wrong .shape {{ fill: #ffb3b3; stroke: #7a0000; stroke-width: {0.25 * f:.1f};
+  stroke-dasharray: {0.2 * f:.1f} {0.15 * f:.1f}; }}
+.pyab-tree .quiz-missed .shape {{ stroke: #6a0080; stroke-width: {0.3 * f:.1f};
+  stroke-dasharray: {0.1 * f:.1f} {0.2 * f:.1f}; }}
 .pyab-tree .mark {{ font-weight: bold; stroke: none; }}
-.pyab-tree .quiz-right .shape, .pyab-tree .quiz-missed .shape, .pyab-tree .quiz-wrong .shape {{ stroke-opacity: 1; fill-opacity: 1; }}
+.pyab-tree .quiz-right .shape, .pyab-tree .quiz-missed .shape, .pyab-tree .quiz-wrong .shape {{
+  stroke-opacity: 1; fill-opacity: 1; }}
 .pyab-tree [data-node]:focus {{ outline: none; }}
 .pyab-tree [data-node]:focus .shape {{ stroke: #000; stroke-width: {0.3 * f:.1f}; }}
 """
@@ -122,7 +126,8 @@ def _legend_mark(m: Model, kind: str, x: float, y: float) -> str:
     cx = x + 0.8 * f
     small = [(cx + px * 0.55, y + py * 0.55) for px, py in m.triangle(kind != "min")]
     if kind in ("max", "min"):
-        return f'<polygon class="shape" style="fill:#fff;stroke:#333;stroke-width:{0.13 * f:.2f}" points="{_points(small)}"/>'
+        return (f'<polygon class="shape" style="fill:#fff;stroke:#333;stroke-width:{0.13 * f:.2f}" '
+                f'points="{_points(small)}"/>')
     if kind == "compact":
         tiny = [(cx + px * 0.25, y - 0.3 * f + py * 0.25) for px, py in m.triangle(True)]
         return (f'<polygon points="{_points(tiny)}" style="fill:#fff;stroke:#333;stroke-width:{0.1 * f:.2f}"/>'

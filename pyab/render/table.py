@@ -14,7 +14,7 @@ HEADERS = ("#", "Pos", "Alpha", "Beta", "GoodPos", "Val", "what happens")
 def rows(trace: Trace) -> list[tuple[str, ...]]:
     """The table's cells as text: the node indented by depth, then the
     window, GoodPos and Val that the step shows, then the step in words."""
-    out = []
+    out: list[tuple[str, ...]] = []
     for i, s in enumerate(trace.steps, 1):
         alpha, beta, good, val = "", "", "", ""
         if s.kind == "call":
@@ -38,7 +38,8 @@ def rows(trace: Trace) -> list[tuple[str, ...]]:
     return out
 
 
-_STYLE = {"call": "cyan", "leaf": "", "test": "", "bounds": "yellow", "betterof": "blue", "tie": "blue", "cut": "bold red", "return": "green",
+_STYLE = {"call": "cyan", "leaf": "", "test": "", "bounds": "yellow", "betterof": "blue", "tie": "blue",
+          "cut": "bold red", "return": "green",
           "horizon": "magenta"}
 
 

@@ -138,9 +138,11 @@ class Step:
             return f"newbounds after {self.child} = {n(self.value)}: {what}"
         if self.kind == "test":
             from .explain import test_text
+            assert self.test and self.bound and self.value is not None and self.limit is not None
             return f"no cut: {test_text(self.test, self.value, self.bound, self.limit, n)}"
         if self.kind == "betterof":
             v, w = self.value, self.rival_value
+            assert v is not None and w is not None
             op = "<" if self.test == "<" else ">"
             held = v < w if op == "<" else v > w
             head = f"betterof({self.child}, {n(v)}, {self.rival}, {n(w)}): {n(v)} {op} {n(w)} is "
@@ -521,7 +523,8 @@ def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
                     ta, tb = top.window
                     bound, lim, op = ("beta", tb, operator(r, at_max)) if at_max else \
                         ("alpha", ta, operator(r, at_max))
-                    if r.gated and not cuts(">" if at_max else "<", top.value, ta if at_max else tb):
+                    if r.gated and top.value is not None and \
+                            not cuts(">" if at_max else "<", top.value, ta if at_max else tb):
                         # module22: no better than the pass threshold, so no cut test at all
                         bound, lim, op = ("alpha", ta, ">") if at_max else ("beta", tb, "<")
                     if r.strict is not None and lim is not None:

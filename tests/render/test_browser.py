@@ -506,17 +506,21 @@ def test_presentation_mode_fits_1080p_with_text_of_18_px(browser, tmp_path, whic
 
 LABEL_EDGES_JS = """() => {
   const texts = [...document.querySelectorAll('#picture text')].filter((t) => {
-    const cs = getComputedStyle(t); return t.textContent.trim() && cs.visibility !== 'hidden' && cs.display !== 'none'; });
-  const boxes = texts.map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, t.textContent]; });
+    const cs = getComputedStyle(t);
+    return t.textContent.trim() && cs.visibility !== 'hidden' && cs.display !== 'none'; });
+  const boxes = texts.map((t) => {
+    const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, t.textContent]; });
   const hits = [];
   document.querySelectorAll('#picture line[data-edge]').forEach((l) => {
     const m = l.getScreenCTM();
-    const p = (x, y) => { const q = l.ownerSVGElement.createSVGPoint(); q.x = x; q.y = y; return q.matrixTransform(m); };
+    const p = (x, y) => {
+      const q = l.ownerSVGElement.createSVGPoint(); q.x = x; q.y = y; return q.matrixTransform(m); };
     const a = p(l.x1.baseVal.value, l.y1.baseVal.value), b = p(l.x2.baseVal.value, l.y2.baseVal.value);
     boxes.forEach((bx) => {
       for (let i = 0; i <= 100; i++) {
         const x = a.x + (b.x - a.x) * i / 100, y = a.y + (b.y - a.y) * i / 100;
-        if (x > bx[0] + 1 && x < bx[2] - 1 && y > bx[1] + 1 && y < bx[3] - 1) { hits.push([l.getAttribute('data-edge'), bx[4]]); break; }
+        if (x > bx[0] + 1 && x < bx[2] - 1 && y > bx[1] + 1 && y < bx[3] - 1) {
+          hits.push([l.getAttribute('data-edge'), bx[4]]); break; }
       }
     });
   });

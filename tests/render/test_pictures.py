@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
-import sys
 from pathlib import Path
 
 import pytest
@@ -430,7 +428,8 @@ def test_a_cut_is_labelled_with_its_bound_and_no_label_sits_on_an_edge():
         for n in m.nodes:
             if m.compact and n.leaf:
                 w = text_width(n.value, m.font, bold=True)
-                boxes.append((n.x - w / 2, n.y + m.value_y(n) - 0.8 * m.font, n.x + w / 2, n.y + m.value_y(n) + 0.2 * m.font))
+                y = n.y + m.value_y(n)
+                boxes.append((n.x - w / 2, y - 0.8 * m.font, n.x + w / 2, y + 0.2 * m.font))
                 continue
             dx, dy, anchor = m.name_at(n)
             w = max(text_width(n.name, m.font), text_width(n.window, m.font))

@@ -38,7 +38,8 @@ def test_dot_marks_sides_cuts_and_best_line(slides):
     assert "penwidth=3" in node["a"] and "penwidth=3" in node["b"] and "penwidth=3" in node["e"]
     assert "penwidth=3" not in node["c"]
     assert "gray" in node["i"] and "gray" not in node["h"]
-    edge = lambda p, c: re.search(rf"^  {ids[p]} -> {ids[c]}(.*);$", text, re.M).group(1)
+    def edge(p, c):
+        return re.search(rf"^  {ids[p]} -> {ids[c]}(.*);$", text, re.M).group(1)
     assert "style=dashed" in edge("c", "i") and 'label="\u03b1-cut"' in edge("c", "j")
     assert "style=dashed" not in edge("c", "h")
     assert "penwidth=4" in edge("a", "b") and "penwidth" not in edge("a", "c")
@@ -145,7 +146,8 @@ def test_notebook_svg(slides):
     nodes = {g.get("data-node"): g for g in root.iter(f"{SVG}g") if g.get("data-node")}
     assert set(nodes) == set(slides.names)
     assert sorted(n for n, g in nodes.items() if "pruned" in g.get("class").split()) == ["i", "j"]
-    value = lambda n: next(t.text for t in nodes[n].iter(f"{SVG}text") if t.get("class") == "value")
+    def value(n):
+        return next(t.text for t in nodes[n].iter(f"{SVG}text") if t.get("class") == "value")
     assert value("a") == "3" and value("c") == "2"
     assert "max" in nodes["a"].get("class") and "min" in nodes["b"].get("class")
     # the tree alone (no search) shows the leaves' values
