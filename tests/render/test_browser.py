@@ -646,3 +646,24 @@ def test_practice_page_searches_and_grades_as_pyab_does(browser, tmp_path):
             page.screenshot(path=str(Path(shot) / "practice.png"), full_page=True)
     finally:
         page.close()
+
+
+def test_the_stepper_at_its_end_shows_the_labels_of_every_other_format(browser, tmp_path):
+    """The HTML page, stepped to the end, writes the same value, name and
+    called window on every node as the SVG (and so the PNG, PDF and TikZ)."""
+    import pyab
+    from pyab.render.model import model
+    from pyab.render.trace import trace
+    tree = pyab.parse(QUIZ_TREE)
+    tr = trace(tree, "python")
+    want = {n.name: (n.value, n.name, n.window) for n in model(tree, tr).nodes}
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(_page(tmp_path, QUIZ_TREE).as_uri())
+        page.keyboard.press("End")
+        got = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#picture [data-node]')]
+            .map((g) => [g.getAttribute('data-node'), ['.value', '.name', '.window']
+            .map((c) => g.querySelector(c).textContent)]))""")
+        assert {k: tuple(v) for k, v in got.items()} == want
+    finally:
+        page.close()
