@@ -49,12 +49,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size", type=int, default=None, help="nodes of the big tree (default 1,000,000)")
     p.add_argument("--quick", action="store_true", help="100,000 nodes, fewer repetitions")
     p.add_argument("--full", action="store_true", help="also time the old fact-text loader")
-    p.add_argument("--only", choices=["parse", "big", "latency", "crosscheck", "jobs", "implicit", "peers",
-                                      "coldstart"], action="append",
+    p.add_argument("--only", choices=["parse", "big", "latency", "crosscheck", "jobs", "repeat", "implicit",
+                                      "peers", "coldstart", "routes"], action="append",
                    help="run only these sections (repeatable)")
     args = p.parse_args(argv)
     size = args.size or (100_000 if args.quick else 1_000_000)
-    sections = args.only or ["parse", "big", "latency", "crosscheck", "jobs", "implicit", "peers", "coldstart"]
+    sections = args.only or ["parse", "big", "latency", "crosscheck", "jobs", "repeat", "implicit", "peers",
+                             "coldstart", "routes"]
     print(f"machine: {machine()}")
     print(f"started {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; ratios use CPU seconds where both are given\n")
     rows: list[Row] = []
@@ -74,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
             rows += _crosscheck(args.quick)
         if "jobs" in sections:
             rows += _jobs(args.quick)
+        if "repeat" in sections:
+            from . import repeat
+            rows += repeat.rows(size, Path(tmp))
     print_table(rows)
     for note in notes:
         print(f"\nnote: {note}")
@@ -92,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     if "coldstart" in sections:
         print()
         __import__("benchmarks.coldstart").coldstart.main([])
+    if "routes" in sections:  # each route of the referee beside its floor, pinned and not
+        print()
+        __import__("benchmarks.routes").routes.main(
+            ["--trees", "200" if args.quick else "1000", "--reps", "1" if args.quick else "3"])
     return 0
 
 

@@ -162,10 +162,25 @@ def main(argv: list[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        return _pipe_closed()
     if json_mode:
-        _common.release_json(command, code)
+        try:
+            _common.release_json(command, code)
+        except BrokenPipeError:
+            return _pipe_closed()
     return code
+
+
+def _pipe_closed() -> int:
+    """The reader went away (``pyab check ... | head``): end quietly.  What
+    is still buffered for it goes to /dev/null, so the final flush cannot
+    raise again."""
+    import os
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+    return 0
 
 
 def exit_now(code: int) -> None:

@@ -104,6 +104,7 @@ def solve(
     program: str | None = None,
     names: bool = True,
     eager: bool = False,
+    once: bool = False,
 ) -> Result:
     """Search ``tree`` with ``algorithm`` in ``engine`` ("prolog" or "python"):
     ``pyab.solve``.
@@ -115,7 +116,9 @@ def solve(
     then puts ``leaves_count`` and ``visited_count`` in ``Result.extra``.
     ``eager=True`` has the Prolog engine name the observed nodes at once,
     for callers that read every list anyway (names read later cost a copy
-    of the record more).
+    of the record more).  ``once=True`` says the tree is searched once:
+    the Prolog engine may load, search and unload a small tree in one call
+    (:meth:`pyab.prolog.Engine.solve`).
     """
     from .api import expect_tree
     from .tree import check_window
@@ -125,7 +128,7 @@ def solve(
     if engine == "prolog":
         from . import prolog
         result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
-                              program=program, names=names, eager=eager)
+                              program=program, names=names, eager=eager, once=once)
     elif engine == "python":
         from .search import solve_python
         result = solve_python(tree, algorithm, alpha, beta, depth)
@@ -267,7 +270,7 @@ def both(tree: AnyTree, algorithm: str = "bratko", alpha: Number = -math.inf,
     place ``check``, ``variants`` and ``experiment`` do it.  With
     ``names=False`` (implicit trees) the counts are compared."""
     prolog = solve(tree, "prolog", algorithm, alpha, beta, depth=depth, names=names, eager=True,
-                   **prolog_kw)  # every list is compared
+                   once=True, **prolog_kw)  # every list is compared; a small tree in one call
     python = solve(tree, "python", algorithm, alpha, beta, depth=depth, names=names)
     diff = differences(prolog, python) if names else count_differences(prolog, python)
     return Pair(prolog, python, diff)

@@ -24,15 +24,15 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as settings_
 from hypothesis import strategies as st
 
 from .dsl import dump
 from .errors import ProgramError
-from .referee.protocol import Observer
-from .referee.pychild import INTERFACES, Invalid, call, describe
-from .referee.verdict import COMPARE, differences, reference, reference_label
-from .result import Result
+from .referee import FunctionRoute
+from .referee.verdict import Settings, judge, parse_compare, reference_label
+from .result import Result, window_text
 from .tree import Number, Tree, from_nested
 
 __all__ = ["assert_same_search", "search_with", "trees", "values", "windows"]
@@ -62,27 +62,15 @@ def windows(draw: Any, tree: Tree) -> tuple[Number, Number]:
 
 
 def search_with(func: Callable, tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf,
-                interface: str = "pyab", *, label: str | None = None,
-                allow_no_best: bool = False) -> Result:
+                interface: str = "pyab", *, label: str | None = None) -> Result:
     """Run ``func`` on ``tree`` in-process through the referee's game
     object; the Result holds what the game object observed.
 
-    :raises ProgramError: when ``func`` raises or answers nonsense.
+    :raises ProgramError: when ``func`` raises or answers nonsense;
+        :class:`~pyab.referee.protocol.SearchBug` when its search asks what
+        only a wrong search asks.
     """
-    if interface not in INTERFACES:
-        raise ValueError(f"unknown interface {interface!r} (known: {', '.join(INTERFACES)})")
-    label = label or f"yours ({getattr(func, '__qualname__', func)!s})"
-    observer = Observer(tree, label)
-    try:
-        best, value = call(func, interface, observer.ask, tree.root, alpha, beta)
-    except ProgramError:
-        raise
-    except Invalid as err:
-        raise observer.fail(str(err)) from None
-    except Exception as err:
-        raise observer.fail(describe(err), "crash") from err
-    return observer.result(best, value, value_required=interface != "aima",
-                           allow_no_best=allow_no_best)
+    return FunctionRoute(func, interface, label).search(tree, alpha, beta)
 
 
 def assert_same_search(func: Callable, interface: str = "pyab", algorithm: str = "bratko", *,
@@ -94,45 +82,45 @@ def assert_same_search(func: Callable, interface: str = "pyab", algorithm: str =
 
     ``interface``: "pyab" (``func(game, root, alpha, beta) -> (best, value)``)
     or "aima" (aima-python's Game protocol, ``func(state, game) -> action``;
-    always the full window).  ``compare``: "all" (value, best move, leaves,
-    visited), "value" (a correct minimax value), "move" or "leaves".
+    always the full window).  ``compare``: what must agree, as ``pyab check
+    --compare``: "all" (value, best move, leaves, visited), "value" (a
+    correct minimax value), "move", "optimal-move", "leaves", "visited", or
+    a comma-separated list.  Each tree is judged by the referee's one
+    verdict (:func:`pyab.referee.verdict.judge`), as ``pyab check`` judges.
 
-    :raises AssertionError: with the shrunk tree, window and differences.
+    :raises AssertionError: with the shrunk tree, window and differences
+        (a wrong search, such as a static value asked of an inner node, too).
     :raises ProgramError: when ``func`` raises or answers nonsense.
     """
-    if compare not in COMPARE:
-        raise ValueError(f"unknown compare {compare!r} (known: {', '.join(COMPARE)})")
+    settings = Settings(algorithm, None, parse_compare(compare))
     strategy = tree_strategy if tree_strategy is not None else trees()
-    ref_label = reference_label(algorithm, compare)
-    label = f"yours ({getattr(func, '__qualname__', func)!s})"
+    route = FunctionRoute(func, interface)
+    ref_label = reference_label(algorithm, settings.compare)
     full = interface == "aima" or not use_windows
 
     crashed: list[ProgramError] = []  # a crash is the program's, not the tree's: not shrunk
 
-    @settings(max_examples=max_examples, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings_(max_examples=max_examples, deadline=None, database=None,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(st.data())
     def same(data: Any) -> None:
         tree = data.draw(strategy, label="tree")
         alpha, beta = (-math.inf, math.inf) if full else data.draw(windows(tree), label="window")
         if crashed:
             return
-        ref = reference(tree, algorithm, alpha, beta, None, compare)
-        try:
-            yours = search_with(func, tree, alpha, beta, interface, label=label,
-                                allow_no_best=ref.best is None)
-        except ProgramError as err:
+        verdict = judge(route, tree, alpha, beta, settings)
+        if verdict.status == "error":
+            err = verdict.error
+            assert err is not None
             err.reason += f" -- on {dump(tree).strip()}"
             err.args = (err.reason,)
             crashed.append(err)
             return
-        diff = differences(ref, yours, compare, ref_label, label, alpha, beta)
-        if diff:
-            from .result import window_text
-            window = window_text(alpha, beta)
+        if verdict.status == "disagree":
             raise AssertionError(
-                f"{label} and {ref_label} disagree on\n  {dump(tree).strip()}\n"
-                f"  window {window}\n  " + "\n  ".join(d.replace("\n", "\n  ") for d in diff))
+                f"{route.label} and {ref_label} disagree ({verdict.kind}) on\n  {dump(tree).strip()}\n"
+                f"  window {window_text(alpha, beta)}\n  "
+                + "\n  ".join(d.replace("\n", "\n  ") for d in verdict.lines))
 
     same()
     if crashed:

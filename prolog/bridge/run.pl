@@ -1,6 +1,7 @@
 :- module(pyab_run,
           [ solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             solve_deferred/10,  % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, +Key, -Out
+            solve_packed/11,    % +Tree, +Prog, +File, +Alg, +Names, +Shape, +Root, +Alpha, +Beta, +Opts, -Out
             deferred_answer/2,  % +Key, -Out
             deferred_free/1,    % +Key
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
@@ -29,6 +30,7 @@ of the query).
 :- use_module(state).
 :- use_module(observe).
 :- use_module(store).
+:- use_module(entry).
 
                  /*******************************
                  *         THE REGISTRY         *
@@ -85,19 +87,8 @@ registry_row_(Row) :-
     json_get_(Row, "entry", Entry),
     atom_string(Name, NameS),
     atom_string(File, FileS),
-    term_string(Goal, Entry, [variable_names(Bindings)]),
-    must_be(callable, Goal),
-    Args = e(Root, Alpha, Beta, Depth, Best, Val),
-    Known = ['Root'=Root, 'Alpha'=Alpha, 'Beta'=Beta, 'Depth'=Depth,
-             'Best'=Best, 'Val'=Val],
-    maplist(entry_variable_(Name, Known), Bindings),
+    entry_goal(Entry, Args, Goal),
     assertz(algorithm_(Name, File, Entry, Args-Goal)).
-
-entry_variable_(Name, Known, Var=V) :-
-    (   memberchk(Var=V, Known)
-    ->  true
-    ;   domain_error(pyab_entry_variable, Name:Var)
-    ).
 
 :- prolog_load_context(directory, Dir),
    absolute_file_name('../algorithms.json', File, [relative_to(Dir)]),  % not library(filesex): its loading cost 0.05 s
@@ -128,6 +119,23 @@ solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out) :-
     !,
     answer_(Tree, Best, Val, Record, Out).
 solve(_, _, _, _, _, _, _, _, "fail").
+
+%!  solve_packed(+Tree, +Prog, +File, +Alg, +Names, +Shape, +RootS, +AlphaS, +BetaS, +Opts, -Out) is det.
+%
+%   load_packed/3, solve/9 and recycle/1 in one call, for a tree searched
+%   once (pyab check on random trees): the call from Python, not the
+%   search, was most of such a check's cost (five calls a tree, about
+%   50 us each, against a search of about 11 us).  Out is solve/9's
+%   answer.  Whatever the load or the search throws drops Tree first, so
+%   nothing stays half-loaded; after the answer Tree is emptied for the
+%   next tree (recycle/1, or dropped when it cannot be: claiming the name
+%   again then makes it afresh).
+
+solve_packed(Tree, Prog, File, Alg, Names, Shape, RootS, AlphaS, BetaS, OptsS, Out) :-
+    load_packed(Tree, Names, Shape),
+    catch(solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out),
+          E, (drop(Tree), throw(E))),
+    ignore(recycle(Tree)).
 
 %!  solve_deferred(+Tree, +Prog, +File, +Alg, +RootS, +AlphaS, +BetaS, +Opts, +Key, -Out) is semidet.
 %

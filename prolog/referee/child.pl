@@ -26,7 +26,8 @@
     "entry": GoalText}: GoalText is the algorithm's entry goal written with
     the variables Root, Alpha, Beta, Depth, Best and Val, for example
     "alphabeta(Root, Alpha, Beta, Best, Val)".  The answer is
-    {"best": Best or null, "value": Val}.  Bounds and values "inf"/"-inf"
+    {"best": Best or null, "value": Val}: null (JSON's null, not a string)
+    when Best is left unbound, the answer "no move".  Bounds and values "inf"/"-inf"
     stand for the infinities.  At the end of input the child halts with 0.
 
     The program's own output (write/1, format/2, ...) goes to standard
@@ -62,6 +63,7 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(readutil)).
+:- use_module('../bridge/entry').      % the entry goal, read as the bridge reads it
 
 :- dynamic protocol_/2.                  % In, Out: the parent's streams
 
@@ -228,7 +230,10 @@ load_trusted_(File) :-
 
 note_load_error_(Term) :-
     \+ load_error_(_),
-    assertz(load_error_(Term)),
+    (   source_location(File, Line)     % where the loader is: the clause's line
+    ->  assertz(load_error_(at(File:Line, Term)))
+    ;   assertz(load_error_(Term))
+    ),
     fail.
 
 %   Untrusted: read clause by clause; only harmless directives run.
@@ -290,7 +295,7 @@ local_specs_([H|T]) :- !, local_specs_(H), local_specs_(T).
 local_specs_(N/A) :- atom(N), integer(A), \+ provided(N, A).
 
 reserved_(N/A, Where) :-
-    refuse_(Where, "the program defines ~w itself; the referee provides moves/2, staticval/2, max_to_move/1 and min_to_move/1 (leave them out)", [N/A]).
+    refuse_(Where, "defines its own ~w; the tree's moves/2, staticval/2, min_to_move/1 and max_to_move/1 come from pyab: remove these clauses (keep them in a separate file for your own games)", [N/A]).
 
 refuse_(Where, Fmt, Args) :-
     format(string(Msg), Fmt, Args),
@@ -301,16 +306,21 @@ refuse_(Where, Fmt, Args) :-
     ),
     halt(5).
 
+refuse_or_fail_(Code, at(Where, E)) :- !,
+    (   reserved_error_(E, N/A)
+    ->  reserved_(N/A, Where)
+    ;   refuse_or_fail_(Code, E)
+    ).
 refuse_or_fail_(Code, E) :-
-    (   E = error(permission_error(modify, static_procedure, PI), _),
-        PI = pyab_child:N/A
-    ->  reserved_(N/A, program)
-    ;   E = error(permission_error(_, imported_procedure, pyab_child:N/A), _)
+    (   reserved_error_(E, N/A)
     ->  reserved_(N/A, program)
     ;   message_line_(E, Msg),
         format(user_error, "pyab: ~w~n", [Msg]),
         halt(Code)
     ).
+
+reserved_error_(error(permission_error(modify, static_procedure, pyab_child:PI), _), PI).
+reserved_error_(error(permission_error(_, imported_procedure, pyab_child:PI), _), PI).
 
 message_line_(E, One) :-
     (   catch(message_to_codes(E, Codes), _, fail)
@@ -343,13 +353,7 @@ serve_(Opts) :-
     ).
 
 job_(Job, Opts) :-
-    term_string(Goal, Job.entry, [variable_names(Bindings)]),
-    bind_(Bindings, 'Root', Root),
-    bind_(Bindings, 'Alpha', Alpha),
-    bind_(Bindings, 'Beta', Beta),
-    bind_(Bindings, 'Depth', Depth),
-    bind_(Bindings, 'Best', Best),
-    bind_(Bindings, 'Val', Val),
+    entry_goal(Job.entry, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
     (   memberchk('--untrusted', Opts)
     ->  vet_(Goal)
     ;   true
@@ -364,9 +368,6 @@ job_(Job, Opts) :-
     ;   format(user_error, "pyab: the entry goal ~w failed (no answer)~n", [Job.entry]),
         halt(7)
     ).
-
-bind_(Bindings, Name, Var) :-
-    (   memberchk(Name=V, Bindings) -> Var = V ; true ).
 
 %   Vetted once: the first job's goal (all jobs share the template).
 
@@ -397,7 +398,7 @@ program_error_(E) :-
 
 answer_(Best, Val) :-
     protocol_(_, Out),
-    (   var(Best) -> B = null
+    (   var(Best) -> B = @(null)          % unbound: the answer "no move"
     ;   atom(Best) -> atom_string(Best, B)
     ;   term_string(Best, B0), B = json([term=B0])
     ),

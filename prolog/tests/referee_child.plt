@@ -67,7 +67,62 @@ test(untrusted_refuses_shell) :-
     delete_file(File),
     assertion(Status == exit(5)).
 
+%   GoodPos left unbound is JSON's null (the answer "no move"), not the
+%   string "null".
+
+test(unbound_best_is_null, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    first_line_("alphabeta(_, _, _, _, 1).~n", Mode, Line),
+    assertion(sub_string(Line, _, _, _, "\"best\":null")),
+    open_string(Line, S),
+    json_read_dict(S, Msg, [value_string_as(string)]),
+    assertion(Msg.best == null).
+
+%   A clause body that goes on at column 0 is a body, not a definition of
+%   moves/2: SWI-Prolog's reader says where clauses begin.
+
+test(column_0_body_loads, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    with_program_("alphabeta(Pos, _, _, b, Val) :-~nmoves(Pos, _), !,~nVal = 1;~nstaticval(Pos, Val).~n",
+                  [], Mode, Status),
+    assertion(Status == exit(0)).
+
+%   The refusal of a program's own moves/2 names its line in both modes.
+
+test(own_moves_names_the_line, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    refusal_(":- dynamic(count/1).~n~nmoves(_, []).~nalphabeta(_, _, _, b, 1).~n", Mode, Text),
+    assertion(sub_string(Text, _, _, _, ":3: defines its own moves/2")).
+
 :- end_tests(referee_child).
+
+first_line_(Fmt, Mode, Line) :-
+    tmp_file_stream(text, File, S),
+    format(S, Fmt, []),
+    close(S),
+    child_file_(Child),
+    append([['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--'], Mode, [File]], Argv),
+    process_create(path(swipl), Argv,
+                   [stdin(pipe(In)), stdout(pipe(Out)), stderr(null), process(Pid)]),
+    format(In, '{"root": "a", "alpha": "-inf", "beta": "inf", "depth": "inf", "entry": "alphabeta(Root, Alpha, Beta, Best, Val)"}~n', []),
+    flush_output(In),
+    read_line_to_string(Out, Line),
+    close(In),
+    close(Out),
+    process_wait(Pid, _),
+    delete_file(File).
+
+refusal_(Fmt, Mode, Text) :-
+    tmp_file_stream(text, File, S),
+    format(S, Fmt, []),
+    close(S),
+    child_file_(Child),
+    append([['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--'], Mode, [File]], Argv),
+    process_create(path(swipl), Argv,
+                   [stdin(pipe(In)), stdout(null), stderr(pipe(Err)), process(Pid)]),
+    close(In),
+    read_string(Err, _, Text),
+    close(Err),
+    process_wait(Pid, Status),
+    assertion(Status == exit(5)),
+    delete_file(File).
 
 program_file_(File) :-
     rc_dir_(Dir),

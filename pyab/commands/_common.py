@@ -127,15 +127,21 @@ def user_search(args: argparse.Namespace, tree: Any, log: list | None = None):
     if (not any(getattr(args, o, None) for o in ("python", "exec", "program"))
             and getattr(args, "interface", None) in (None, "pyab")):
         return None  # none given: the referee is not even imported
-    from ..referee import route_from_args
-    route = route_from_args(args)
+    from ..referee import open_route
+    route = open_route(program=args.program, python=args.python, exec=args.exec,
+                       interface=args.interface, untrusted=args.untrusted,
+                       timeout=getattr(args, "timeout", None), memory_mb=args.memory,
+                       algorithm=args.algorithm)
     if route is None:
         return None
-    from ..search import solve_python
-    ref = solve_python(tree, args.algorithm, args.alpha, args.beta, args.depth)
+    from ..errors import ProgramError
+    from ..referee.protocol import SearchBug
     with route:
-        return route.search(tree, args.alpha, args.beta, depth=args.depth,
-                            allow_no_best=ref.best is None, log=log)
+        try:
+            return route.search(tree, args.alpha, args.beta, depth=args.depth, log=log)
+        except SearchBug as bug:  # no verdict here: the search cannot be shown (exit 3)
+            raise ProgramError(f"{bug.reason} (a wrong search: {bug.kind}; `pyab check` shrinks "
+                               "it to a small tree)", "invalid") from None
 
 
 def add_json(p: argparse.ArgumentParser) -> None:

@@ -8,56 +8,81 @@ import sys
 import time
 from pathlib import Path
 
+from ..result import window_text
 from ..text import printable
 from . import _common
 
 
-def _values(text: str) -> tuple[int, int]:
-    """``LO:HI`` (inclusive; negatives allowed) -> a range of leaf values."""
+def _values(text: str) -> str | tuple[int, int]:
+    """``LO:HI`` (inclusive; negatives allowed) or a preset name (wide, ...)."""
+    from ..referee.checking import VALUES
+    if text in VALUES:
+        return text
     try:
         lo, hi = (int(x) for x in text.split(":"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected LO:HI, e.g. -9:9, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected LO:HI, e.g. -9:9, or one of {', '.join(VALUES)}, "
+                                         f"not {text!r}") from None
     if hi < lo:
         raise argparse.ArgumentTypeError(f"empty value range {text!r}")
     return lo, hi
 
 
+def _compare(text: str) -> tuple[str, ...]:
+    from ..referee.verdict import parse_compare
+    try:
+        return parse_compare(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    from ..trees.randomtrees import WINDOWS
+    from ..referee.checking import VALUES
+    from ..referee.shrink import LEVELS
     from ..referee.verdict import COMPARE
+    from ..trees.randomtrees import WINDOWS
     p = sub.add_parser(
         "check", help="run both engines and compare value, best move, leaves, calls and cuts",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="""\
-Run the search in SWI-Prolog (observed) and in the Python mirror, and compare
-best, value, leaves, visited and pruned.  Exit 0 when they agree, 1 on any
-disagreement (both sides are printed with the first differing step, and a
-random tree is saved as a .tree file to replay), 2 on bad input, 3 when the
-program under test (--program) crashed, timed out, broke a limit, was
-refused or gave an invalid answer (one line saying which).
+Without a program: run the search in SWI-Prolog (observed) and in the
+Python mirror, and compare best, value, leaves, visited and pruned.
 
-With --program the program runs in a child process of its own (never in
-pyab's), asks pyab for moves/2, staticval/2 and max_to_move/1, and pyab
-records what it asked and checks its answer.  Its output is captured: with
---json, pyab prints exactly one JSON object whatever the program printed.""",
+With --program, --python or --exec: referee YOUR program against pyab's
+reference (the mirror of --algorithm).  It runs in a child process of its
+own, asks pyab for the tree (moves, static values, sides), and pyab records
+what it asked and judges its answer: one verdict per tree, whatever the
+route.  Its output is captured: with --json, pyab prints exactly one JSON
+object whatever the program printed.
+
+Exit 0 when every tree agrees, 1 on a disagreement (both sides printed with
+the first differing step; the tree saved, shrunk and given a replay
+command) or a wrong search, 2 on bad input (each bad file named; the others
+are still checked), 3 when the program under test crashed, timed out, broke
+a limit, was refused or gave an invalid answer (one line saying which).""",
         epilog="""\
 examples:
   pyab check examples/*.tree
   pyab check --random 2000 --seed 1
-  pyab check --random 500 --values 0:2 --windows narrow      many ties
+  pyab check --random 500 --values ties --windows narrow      many ties
   pyab check --random 200 --program my_alphabeta.pl         referee your own program
   pyab check --random 300 --python my_ab.py:alphabeta       ... in Python
   pyab check --random 300 --exec "node my_ab.js" --keep-going   ... in any language
-
-With --python or --exec (and --program with --compare or --keep-going) the
-sides are "reference (ALGORITHM)" (pyab's mirror) and "yours (PROGRAM)"; the
-first disagreement is shrunk to a small tree, saved, and printed with a
-replay command.  Exit 3 when your program crashes or answers nonsense.
-See docs/referee.md.
+  pyab check --random 300 --python my_ab.py:alphabeta --compare value,optimal-move
+                                                            right values and optimal moves,
+                                                            whatever its tie rule
+  pyab check --random 300 --program mine.pl --values wide   leaves at 1000, 9999, 2**31 ...
   pyab check --random 200 --program student.pl --untrusted --timeout 5 --json
                                                             grade a student's program
-                                                            (docs/grading.md)""")
+                                                            (docs/grading.md)
+
+With --program, --python or --exec the sides are "reference (ALGORITHM)"
+(pyab's mirror) and "yours (PROGRAM)"; the first disagreement is shrunk to a
+small tree that still shows it (checked again from its saved text), saved,
+and printed with a command that replays it.  A wrong search (a static value
+asked of an inner node, a question about a node the search was not given)
+is a disagreement too (exit 1), shown the same way.  Exit 3 when your
+program crashes, times out or answers nonsense.  See docs/referee.md.""")
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
@@ -65,8 +90,12 @@ See docs/referee.md.
                    help="depth of random trees (default 1-4)")
     p.add_argument("--branching", type=_common.int_range, default=(1, 4), metavar="B0-B1",
                    help="children per inner node; 1 gives single-child nodes (default 1-4)")
-    p.add_argument("--values", type=_values, default=(-9, 9), metavar="LO:HI",
-                   help="integer leaf values; a small range makes ties (default -9:9)")
+    p.add_argument("--values", type=_values, default="default", metavar="LO:HI|NAME",
+                   help="integer leaf values: a range LO:HI (a small one makes ties) or a preset: "
+                        + ", ".join(f"{k} ({v[0]}:{v[1]})" if isinstance(v, tuple) else
+                                    f"{k} (-5..5 with the sentinels ±999, ±1000, ±1001, ±9999, "
+                                    "±10000, 2**31-1, ±2**31)" for k, v in VALUES.items())
+                        + "; default: default")
     p.add_argument("--decimals", action="store_true", help="also use values ending in .5")
     p.add_argument("--ragged", type=float, default=0.2, metavar="P",
                    help="chance that a branch stops early (default 0.2; 0 = uniform depth)")
@@ -81,12 +110,19 @@ See docs/referee.md.
                         "at ADDRESS (e.g. tcp://10.0.0.5:8786), one share per worker thread; "
                         "workers must be processes (needs pip install 'pyab[dist]')")
     p.add_argument("--save-dir", default=".", metavar="DIR",
-                   help="where a disagreeing random tree is saved (default .)")
+                   help="an existing folder where a disagreeing tree is saved (default .); "
+                        "a name another run used gets -2, -3, ...")
     _common.add_program(p)
-    p.add_argument("--compare", choices=COMPARE, default=None,
-                   help="with --python/--exec/--program: what must agree: all (default: value, "
-                        "best move, leaves, visited), value (is it a correct minimax value? "
-                        "checked against minimax), move, leaves")
+    p.add_argument("--compare", type=_compare, default=None, metavar="WHAT[,WHAT]",
+                   help="with --python/--exec/--program: what must agree, one or a comma-separated "
+                        f"list of {', '.join(COMPARE)}: all (default: value, best move, leaves, "
+                        "visited, each the algorithm's), value (a correct minimax value), move (the "
+                        "algorithm's move), optimal-move (any move whose minimax value is the "
+                        "root's), leaves, visited")
+    p.add_argument("--shrink", choices=LEVELS, default="all",
+                   help="with --python/--exec/--program: how a disagreement is shrunk: all "
+                        "(default: the tree's shape, values and window; a tree whose leaves are all "
+                        "at one depth keeps that depth), values (values and window only), none")
     p.add_argument("--keep-going", action="store_true",
                    help="with --python/--exec/--program: check every tree and print the "
                         "disagreement count and rate instead of stopping at the first")
@@ -99,6 +135,23 @@ See docs/referee.md.
     p.set_defaults(run=run)
 
 
+def _options(args: argparse.Namespace):
+    from ..referee.checking import CheckOptions
+    return CheckOptions(
+        algorithm=args.algorithm, depth=args.depth, compare=args.compare or ("all",),
+        alpha=args.alpha, beta=args.beta, shrink=args.shrink, keep_going=args.keep_going,
+        save_dir=args.save_dir, files=tuple(args.files), random=args.random, seed=args.seed,
+        tree_depth=args.tree_depth, branching=args.branching, values=args.values,
+        decimals=args.decimals, ragged=args.ragged, windows=args.windows)
+
+
+def _route(args: argparse.Namespace):
+    from ..referee import open_route
+    return open_route(program=args.program, python=args.python, exec=args.exec,
+                      interface=args.interface, untrusted=args.untrusted, timeout=args.timeout,
+                      memory_mb=args.memory, algorithm=args.algorithm)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.random is None and not args.files:
         raise ValueError("give FILE... or --random N")
@@ -106,109 +159,110 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give either FILE... or --random N, not both")
     if getattr(args, "scheduler", None) and args.random is None:
         raise ValueError("--scheduler works with --random N")
-    if args.algorithm == "all" and (args.program or args.python or args.exec):
+    yours = args.program or args.python or args.exec
+    if args.algorithm == "all" and yours:
         raise ValueError("--program/--python/--exec: your program is one algorithm: give --algorithm NAME, not all")
-    from ..referee import route_from_args
-    route = route_from_args(args)
-    if route is not None and (not args.program or args.compare or args.keep_going):
-        from ..referee.checking import run_check
-        return run_check(args, route)
-    if args.compare or args.keep_going:
-        raise ValueError("--compare and --keep-going judge your program: give --python, --exec "
-                         "or --program")
-    if not route and (args.untrusted or args.timeout is not None or args.memory is not None):
+    if not yours and (args.compare or args.keep_going or args.shrink != "all"):
+        raise ValueError("--compare, --keep-going and --shrink judge your program: give --python, "
+                         "--exec or --program")
+    if not yours and (args.untrusted or args.timeout is not None or args.memory is not None):
         raise ValueError("--untrusted, --timeout and --memory are for a program under test: "
                          "give --program FILE.pl (or --python/--exec for --timeout/--memory)")
-    if route is not None:
-        route.close()  # the classic --program path below starts its own child
-    try:
-        if args.random is not None:
-            return _random(args)
-        return _files(args)
-    finally:
-        _close_program()
+    options = _options(args)
+    options.check()  # a missing --save-dir is said before anything runs
+    if yours:
+        return _referee(args, options)
+    if args.random is not None:
+        return _random(args, options)
+    return _files(args)
 
 
-_PROGRAM = None  # the program under test of this process (one child, reused)
+def _referee(args: argparse.Namespace, options) -> int:
+    """Every route: the referee's one loop, verdict, shrinker and report."""
+    from ..referee import checking
+    from ..referee.report import report_json, report_text
+    bad: list[int] | None = None
+    if args.random is not None and (args.jobs > 1 or args.scheduler):
+        bad = _parallel(args, options)
+    route = _route(args)
 
+    def said(case, verdict) -> None:
+        if case.source and verdict.status == "agree" and not args.json:
+            print(f"ok  {printable(case.source)}: {route.label} agrees with "
+                  f"{checking.reference_label(options.algorithm, options.compare)}", flush=True)
 
-def _program(args: argparse.Namespace):
-    global _PROGRAM
-    if _PROGRAM is None:
-        from ..referee.program import PrologProgram
-        _PROGRAM = PrologProgram(args.program, untrusted=args.untrusted,
-                                 timeout=args.timeout, memory_mb=args.memory)
-    return _PROGRAM
-
-
-def _close_program() -> None:
-    global _PROGRAM
-    if _PROGRAM is not None:
-        _PROGRAM.close()
-        _PROGRAM = None
+    report = checking.run(route, options, on_verdict=said,
+                          known_good=None if bad is None else (lambda i: i not in bad))
+    if args.json:
+        _common.print_json(report_json(report))
+    else:
+        for line in report_text(report):
+            where = sys.stderr if line.startswith("error: ") else sys.stdout
+            print("\n".join(printable(part) for part in line.split("\n")), file=where)
+    return report.exit
 
 
 def _one(tree, args, alpha, beta):
-    """Both engines on one tree; (prolog result, python result, diff lines).
-    With ``--algorithm all`` every registered algorithm runs; the results
-    are the first algorithm's, or the first disagreeing one's."""
-    import pyab
-    from ..engines import differences
+    """Both engines on one tree (:func:`pyab.engines.both`); (prolog result,
+    diff lines).  With ``--algorithm all`` every registered algorithm runs;
+    the result is the first algorithm's, or the first disagreeing one's."""
+    from ..engines import both
     from ..search import ALGORITHMS
     names = ([n for n, a in ALGORITHMS.items() if (args.depth is None or a.depth_limit)
               and (a.any_sides or tree.alternating)]
              if args.algorithm == "all" else [args.algorithm])
     first = None
     for name in names:
-        kw = dict(algorithm=name, alpha=alpha, beta=beta, depth=args.depth)
-        if args.program:
-            from ..engines import finish  # horizon apart from pruned, as pyab.solve does
-            prolog = finish(_program(args).solve(tree, name, alpha, beta, depth=args.depth),
-                            tree, alpha, beta)
-        else:
-            prolog = pyab.solve(tree, "prolog", **kw)
-        python = pyab.solve(tree, "python", **kw)
-        diff = differences(prolog, python)
-        if diff:
+        pair = both(tree, name, alpha, beta, depth=args.depth)
+        if pair.differences:
+            diff = pair.differences
             if len(names) > 1:
                 diff = [f"({name}) {line}" for line in diff]
-            return prolog, python, diff
-        first = first or (prolog, python)
-    return (*first, [])
+            return pair.prolog, diff
+        first = first or pair.prolog
+    return first, []
 
 
 def _files(args: argparse.Namespace) -> int:
-    reports, failed = [], 0
+    """Every file, each on its own: a file that is bad input is named and
+    the rest are still checked; the exit code is the worst."""
+    from ..errors import Error
+    from ..referee.report import error_json
+    reports, failed, refused = [], 0, 0
     for path in args.files:
-        tree = _common.load_tree(path)
-        prolog, _, diff = _one(tree, args, args.alpha, args.beta)
+        try:
+            tree = _common.load_tree(path)
+            prolog, diff = _one(tree, args, args.alpha, args.beta)
+        except (Error, ValueError) as err:
+            refused += 1
+            reports.append({"file": path, "error": error_json(err)})
+            text = str(err) if str(err).startswith(path) else f"{path}: {err}"
+            print("error: " + printable(text).replace("\n", "\n  "), file=sys.stderr)
+            continue
         failed += bool(diff)
         reports.append({"file": path, "agree": not diff, "differences": diff,
                         "prolog": prolog.to_json()})
         if not args.json:
             if diff:
                 print(f"DISAGREE {printable(path)} ({args.algorithm}, window "
-                      f"{_common.window_text(args.alpha, args.beta)})")
+                      f"{window_text(args.alpha, args.beta)})")
                 for line in diff:
                     print("  " + line.replace("\n", "\n  "))
             else:
                 every = f" every algorithm agrees; {prolog.algorithm}:" if args.algorithm == "all" else ""
                 print(f"ok  {printable(path)}:{every} best {printable(prolog.best)}, value {prolog.value}, "
-                      f"{len(prolog.leaves)} leaves, {len(prolog.pruned)} cut")
+                      f"{len(prolog.leaves)} leaves, {len(prolog.pruned)} cut", flush=True)
     if args.json:
-        _common.print_json({"algorithm": args.algorithm, "agree": not failed, "checked": len(reports),
-                            "disagreements": failed, "files": reports})
-    return 1 if failed else 0
+        _common.print_json({"algorithm": args.algorithm, "agree": not failed and not refused,
+                            "checked": len(reports) - refused, "disagreements": failed,
+                            "refused": refused, "files": reports})
+    return 2 if refused else 1 if failed else 0
 
 
-def _random(args: argparse.Namespace) -> int:
-    import random
-
+def _random(args: argparse.Namespace, options) -> int:
     from ..dsl import dump
-    from ..trees.randomtrees import Shape, random_tree, random_window
-    shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
-                  decimals=args.decimals, leaf_chance=args.ragged)
-    rng = random.Random(args.seed)
+    from ..referee.checking import command, random_cases, save_text
+    from ..result import bound_text as bound
     start = time.perf_counter()
     last = start
     jobs = getattr(args, "jobs", 1)
@@ -217,32 +271,29 @@ def _random(args: argparse.Namespace) -> int:
     tty = sys.stderr.isatty() and not parallel
     # With --jobs the workers check the trees; this loop then only rebuilds
     # the sequence up to the first disagreement to report it like --jobs 1.
-    first_bad = _first_disagreement(args, shape, jobs) if parallel else None
-    for i in range(1, args.random + 1):
+    first_bad = min(_parallel(args, options), default=None) if parallel else None
+    for case in random_cases(options):
+        i, tree, alpha, beta = case.number, case.tree, case.alpha, case.beta
+        assert tree is not None  # random trees are always made
         if parallel and first_bad is None:
             break
-        tree = random_tree(rng, shape)
-        alpha, beta = random_window(rng, tree, args.windows)
         if parallel and i != first_bad:
             continue
-        _, _, diff = _one(tree, args, alpha, beta)
+        _, diff = _one(tree, args, alpha, beta)
         if parallel and not diff:
-            why = f"a worker saw a disagreement on tree {i} that a second run does not show"
-            if args.program:  # the program answers differently from run to run
-                from ..errors import ProgramError
-                raise ProgramError(why, "invalid")
-            raise RuntimeError(why)
+            raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
         if diff:
-            out = Path(args.save_dir) / f"pyab-mismatch-seed{args.seed}-{i}.tree"
-            window = _common.window_text(alpha, beta)
-            out.write_text(f"# pyab check --random: tree {i} of seed {args.seed}, "
-                           f"algorithm {args.algorithm}, window {window}\n" + dump(tree),
-                           encoding="utf-8")
-            replay = (f"pyab check {out} --algorithm {args.algorithm} "
-                      f"--alpha {_bound(alpha)} --beta {_bound(beta)}")
+            window = window_text(alpha, beta)
+            out = save_text(Path(args.save_dir), f"pyab-mismatch-seed{args.seed}-{i}.tree",
+                            f"# pyab check --random: tree {i} of seed {args.seed}, "
+                            f"algorithm {args.algorithm}, window {window}\n" + dump(tree))
+            replay = command(["pyab", "check", out],
+                             [("--algorithm", args.algorithm), ("--depth", args.depth),
+                              ("--alpha", bound(alpha)), ("--beta", bound(beta))])
             if args.json:
                 _common.print_json({"checked": i, "agree": False, "tree": str(out),
-                                    "window": [_bound(alpha), _bound(beta)], "differences": diff})
+                                    "window": [bound(alpha), bound(beta)], "differences": diff,
+                                    "replay": replay})
             else:
                 print(f"DISAGREE on random tree {i} (seed {args.seed}, window {window}):")
                 print("  " + printable(dump(tree).strip()))
@@ -269,42 +320,47 @@ def _random(args: argparse.Namespace) -> int:
     return 0
 
 
-def _first_disagreement(args: argparse.Namespace, shape, jobs: int) -> int | None:
-    """Check the random trees in ``jobs`` processes; the number of the first
-    tree on which the engines disagree, or None.  Each process has its own
-    SWI-Prolog, rebuilds the whole sequence from the seed (cheap next to
-    solving) and checks every ``jobs``-th tree, so the trees and the verdict
-    are those of one process."""
+def _parallel(args: argparse.Namespace, options) -> list[int]:
+    """Check the random trees in ``--jobs`` processes (or on a Dask
+    cluster); the numbers of the trees that did not agree (the first only,
+    without --keep-going).  Each process has its own SWI-Prolog or program
+    child, rebuilds the whole sequence from the seed (cheap next to
+    solving) and checks every ``jobs``-th tree, so the trees and the
+    verdict are those of one process."""
     import multiprocessing
     import os
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    jobs = args.jobs
     settings = {k: v for k, v in vars(args).items() if k != "run"}
     if getattr(args, "scheduler", None):  # one share per worker thread of the cluster
         from ..referee.distributed import run_tasks
         found = run_tasks(args.scheduler, _check_share,
-                          lambda n: [(settings, shape, share, n) for share in range(n)])
-        bad = [i for i in found if i is not None]
-        return min(bad) if bad else None
+                          lambda n: [(settings, options, share, n) for share in range(n)])
+        return _merge(found, args)
     ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start,
                                initargs=(os.getpid(),))
     with _workers_die_with_us(pool):
         try:
-            found = list(pool.map(_check_share, [settings] * jobs, [shape] * jobs,
+            found = list(pool.map(_check_share, [settings] * jobs, [options] * jobs,
                                   range(jobs), [jobs] * jobs))
         except BrokenProcessPool:
             codes = [p.exitcode for p in list(getattr(pool, "_processes", {}).values())]
             how = next((f" (killed by signal {-c})" for c in codes if c is not None and c < 0), "")
             reason = f"a --jobs worker process died{how}; no verdict"
-            if args.program:
+            if args.program or args.python or args.exec:
                 from ..errors import ProgramError
                 raise ProgramError(reason, "crash") from None
             from ..errors import Error
             raise Error(reason) from None
-    bad = [i for i in found if i is not None]
-    return min(bad) if bad else None
+    return _merge(found, args)
+
+
+def _merge(found: list[list[int]], args: argparse.Namespace) -> list[int]:
+    bad = sorted(i for share in found for i in share)
+    return bad if args.keep_going else bad[:1]
 
 
 class _workers_die_with_us:
@@ -369,32 +425,47 @@ def _worker_start(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
 
     def on_term(signum, frame):
-        _close_program()
+        if _WORKER_ROUTE:
+            _WORKER_ROUTE[0].close()  # the program's child ends with us
         os._exit(143)
     signal.signal(signal.SIGTERM, on_term)
 
 
-def _check_share(settings: dict, shape, share: int, jobs: int) -> int | None:
-    """In a worker: check trees share+1, share+1+jobs, ...; the first that
-    disagrees, or None."""
-    import random
+_WORKER_ROUTE: list = []  # in a --jobs worker: its program under test, if any
 
-    from ..trees.randomtrees import random_tree, random_window
+
+def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
+    """In a worker: check trees share+1, share+1+jobs, ...; the numbers of
+    those that did not agree (with a program under test: disagreed or
+    failed; the main process judges them again and reports)."""
+    from ..errors import Error
+    from ..referee.checking import random_cases
     args = argparse.Namespace(**settings)
-    rng = random.Random(args.seed)
+    yours = args.program or args.python or args.exec
+    bad: list[int] = []
+    route = None
+    if yours:
+        from ..referee.verdict import judge
+        route = _route(args)
+        _WORKER_ROUTE[:] = [route]
     try:
-        for i in range(1, args.random + 1):
-            tree = random_tree(rng, shape)
-            alpha, beta = random_window(rng, tree, args.windows)
-            if (i - 1) % jobs == share and _one(tree, args, alpha, beta)[2]:
-                return i
-        return None
+        for case in random_cases(options, "full" if args.interface == "aima" else None):
+            if (case.number - 1) % jobs != share:
+                continue
+            assert case.tree is not None
+            try:
+                if route is not None:
+                    wrong = judge(route, case.tree, case.alpha, case.beta, options.settings).status != "agree"
+                else:
+                    wrong = bool(_one(case.tree, args, case.alpha, case.beta)[1])
+            except (Error, ValueError):
+                wrong = True  # bad input: the main process judges it again and says why
+            if wrong:
+                bad.append(case.number)
+                if not args.keep_going:
+                    break
+        return bad
     finally:
-        _close_program()
-
-
-def _bound(x) -> str:
-    from ..prolog.facts import number
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return number(x)
+        if route is not None:
+            route.close()
+            _WORKER_ROUTE.clear()

@@ -70,7 +70,7 @@ def unquote(name: str) -> str | None:
     from .quoted import Bad as _Bad
     from .quoted import unquote as _unquote
     try:
-        return _unquote(name)  # type: ignore[arg-type]
+        return _unquote(name)
     except _Bad:
         return None
 

@@ -1,13 +1,15 @@
-"""Quoted names: the text a '...' name stands for, with Prolog's escapes
-(\\n, \\x41\\, \\101\\, '' for a quote, ...).  One place for both readers of
-the DSL: lark's transformer (pyab.dsl) and the fast scanners (pyab.dsl.flatscan)."""
+"""Quoted names, both ways: :func:`unquote`, the text a '...' name stands
+for, with Prolog's escapes (\\n, \\x41\\, \\101\\, '' for a quote, ...), for both
+readers of the DSL (lark's transformer and the fast scanners); and
+:func:`quote`, the one function that writes a name as Prolog (and DSL) text,
+for the fact files, the bridge and the DSL printer alike."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-__all__ = ["Bad", "unquote"]
+__all__ = ["Bad", "quote", "unquote"]
 
 _ESCAPE = re.compile(
     r"\\(x[0-9a-fA-F]+\\|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]+\\|.)|''", re.S
@@ -52,3 +54,36 @@ def unquote(token: Any) -> str:
     if "\0" in name:
         raise Bad("a name cannot contain the NUL character", token)
     return name
+
+
+_PLAIN = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+# Lower-case atoms that SWI-Prolog 9 declares as operators.  SWI reads them
+# as plain arguments too, but quoting them costs nothing and is portable.
+_OPERATORS = frozenset(
+    "as discontiguous div dynamic initialization is meta_predicate mod "
+    "module_transparent multifile public rdiv rem table thread_initialization "
+    "thread_local volatile xor".split()
+)
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape(ch: str) -> str:
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if ch == "\0":
+        raise ValueError("a name cannot contain the NUL character")
+    if ord(ch) < 0x20 or ord(ch) == 0x7F:
+        return f"\\x{ord(ch):x}\\"
+    return ch
+
+
+def quote(name: str) -> str:
+    """``name`` as a Prolog atom: bare when it is a plain identifier, else in
+    single quotes with ``\\`` escapes, so it reads back as exactly ``name``.
+
+    >>> quote("b"), quote("King e1"), quote("X"), quote("it's")
+    ('b', "'King e1'", "'X'", "'it\\\\'s'")
+    """
+    if _PLAIN.match(name) and name not in _OPERATORS:
+        return name
+    return "'" + "".join(_escape(c) for c in name) + "'"

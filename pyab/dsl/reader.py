@@ -24,14 +24,14 @@ if TYPE_CHECKING:
 # without it; importing it costs about 50 ms of a command's start-up).
 
 from ..errors import DSLError
-from ..prolog.facts import number as number_text
-from ..prolog.facts import quote
+from ..resources import compiled
+from ..text import number as number_text
+from ..tree import Number, Tree, TreeError, build, build_plain, nested_declarations, with_sides
 from .flatscan import scan
 from .quoted import Bad as _Bad
+from .quoted import quote
 from .quoted import unquote as _unquote
-from ..resources import compiled
 from .treescan import _HEAD, scan_list, scan_nested
-from ..tree import Number, Tree, TreeError, build, build_plain, nested_declarations, with_sides
 
 __all__ = ["dump", "load", "parse"]
 
@@ -365,7 +365,7 @@ def dump(tree: Tree, form: str = "nested") -> str:
         i = item
         label = marks[i] + quote(names[i])
         if values[i] is not None:
-            label += f" = {number_text(values[i])}"  # type: ignore[arg-type]
+            label += f" = {number_text(values[i])}"
         if not kids[i]:
             parts.append(label)
             continue

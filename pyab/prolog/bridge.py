@@ -417,10 +417,23 @@ def _check_window(alpha: Number, beta: Number) -> None:
 
 
 def _program_path(program: str | Path | None, algorithm: str) -> str:
-    path = str(Path(program).resolve() if program else PROLOG_DIR / find_algorithm(algorithm).prolog_file)
-    if not Path(path).is_file():
+    if not program:  # pyab's own file of a registered algorithm: found once
+        found = _REGISTRY_PATHS.get(algorithm)
+        if found is None:
+            found = _REGISTRY_PATHS[algorithm] = _existing(PROLOG_DIR / find_algorithm(algorithm).prolog_file)
+        return found
+    return _existing(Path(program).resolve())  # a user's file: looked at every time
+
+
+def _existing(path: Path) -> str:
+    if not path.is_file():
         raise PrologError(f"no Prolog program at {path}")
-    return path
+    return str(path)
+
+
+# algorithm -> the path of its Prolog file (a path and a stat per search
+# were a tenth of the Python side of an in-process check).
+_REGISTRY_PATHS: dict[str, str] = {}
 
 
 class Engine:
@@ -583,6 +596,7 @@ class Engine:
         stack_limit: int | None = None,
         names: bool = True,
         eager: bool = False,
+        once: bool = False,
     ) -> Result:
         """Run ``algorithm`` on ``tree`` in SWI-Prolog and observe it.
 
@@ -591,6 +605,12 @@ class Engine:
         SWI-Prolog when first read (:meth:`Result.deferred`), so a caller
         that only wants the value does not pay for naming every node.
         ``eager=True`` builds them at once (the benchmarks' "before").
+
+        ``once=True`` says the tree is searched once (the referee's random
+        trees): a small fact tree not loaded yet is then loaded, searched,
+        named and its module emptied for the next tree in one call into
+        SWI-Prolog (``solve_packed/11``) instead of five; the names come
+        eagerly and the tree does not stay loaded.
 
         ``tree`` may also be an implicit tree with ``prolog_source()`` (see
         :mod:`pyab.trees`); for those ``names=False`` skips the lists of
@@ -619,6 +639,11 @@ class Engine:
             raise ValueError("names=False is for implicit trees (pyab.trees, pyab.trees) only")
         with self.lock:
             self._live()
+            if once and names and self._once(tree):
+                out = self._solve_once(tree, path, algorithm, alpha, beta, opts, timeout)
+                if out == "fail":
+                    raise PrologError(f"the {algorithm} search failed on {tree.root!r} (no answer)", "fail")
+                return _result(out.split("\0"), algorithm, True)[0]
             module = self._module(tree)
             if hasattr(tree, "prolog_source"):
                 self._rt.call("rules_mode", [("atom", module), ("string", "names" if names else "counts")])
@@ -645,6 +670,31 @@ class Engine:
             return _Deferred(self, key, tree, module, algorithm).result(fields)
         result, _ = _result(fields, algorithm, names)
         return result
+
+    def _once(self, tree: Tree) -> bool:
+        """Whether ``solve_packed/11`` should load ``tree``: a fact tree not
+        loaded yet, small enough that reading its packed text in Prolog
+        costs less than the calls the compiled loader needs, in an engine
+        that recycles."""
+        return (self.recycle and not hasattr(tree, "prolog_source")
+                and len(tree.names) <= _ONCE_NODES and tree not in self._modules)
+
+    def _solve_once(self, tree: Tree, path: str, algorithm: str, alpha: Number, beta: Number,
+                    opts: str, timeout: float | None) -> str:
+        """One call: load ``tree`` packed into a free module, search, answer,
+        empty the module (the caller holds the lock)."""
+        names, shape = _packed(tree)
+        module = self._free.pop() if self._free else f"pyab_t{next(self._rt.counter)}"
+        try:
+            return self._search("solve_packed", timeout, [
+                ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
+                ("atom", algorithm), ("string", names), ("string", shape), ("string", tree.root),
+                ("string", number(alpha)), ("string", number(beta)), ("string", opts), None,
+            ])
+        finally:
+            # Emptied by solve_packed/11, or dropped when the load or the
+            # search threw (claiming the name again then makes it afresh).
+            self._free.append(module)
 
     def solve_traced(
         self,
@@ -719,6 +769,10 @@ class Engine:
         with self.lock:
             return (self._rt.call("algorithms_text", [None])[0] or "").split("\0")
 
+
+# The largest tree Engine.solve(once=True) loads in the same call as the
+# search: above it the compiled loader's speed matters more than two calls.
+_ONCE_NODES = 4096
 
 # The recorded-database keys of deferred answers (integers as text), for the
 # whole runtime (every engine shares it and its lock): made, and erased ones

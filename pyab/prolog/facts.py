@@ -1,52 +1,18 @@
 """Tree -> Prolog facts, in the slides' vocabulary.
 
-This module is the only place that turns a name into Prolog text
-(:func:`quote`) or a number into Prolog text (:func:`number`).  The DSL
-printer uses the same two functions, so a name reads back the same in the
-DSL, in the REPL and in the bridge.
+A name becomes Prolog text only through :func:`pyab.dsl.quoted.quote` and a
+number only through :func:`pyab.text.number` (both importable from here
+too); the DSL printer uses the same two functions, so a name reads back
+the same in the DSL, in the REPL and in the bridge.
 """
 
 from __future__ import annotations
 
-import re
-
+from ..dsl.quoted import quote
 from ..text import number
 from ..tree import Tree
 
 __all__ = ["facts", "number", "quote"]
-
-_PLAIN = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
-# Lower-case atoms that SWI-Prolog 9 declares as operators.  SWI reads them
-# as plain arguments too, but quoting them costs nothing and is portable.
-_OPERATORS = frozenset(
-    "as discontiguous div dynamic initialization is meta_predicate mod "
-    "module_transparent multifile public rdiv rem table thread_initialization "
-    "thread_local volatile xor".split()
-)
-_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escape(ch: str) -> str:
-    if ch in _ESCAPES:
-        return _ESCAPES[ch]
-    if ch == "\0":
-        raise ValueError("a name cannot contain the NUL character")
-    if ord(ch) < 0x20 or ord(ch) == 0x7F:
-        return f"\\x{ord(ch):x}\\"
-    return ch
-
-
-def quote(name: str) -> str:
-    """``name`` as a Prolog atom: bare when it is a plain identifier, else in
-    single quotes with ``\\`` escapes, so it reads back as exactly ``name``.
-
-    >>> quote("b"), quote("King e1"), quote("X"), quote("it's")
-    ('b', "'King e1'", "'X'", "'it\\\\'s'")
-    """
-    if _PLAIN.match(name) and name not in _OPERATORS:
-        return name
-    return "'" + "".join(_escape(c) for c in name) + "'"
-
 
 def facts(tree: Tree) -> str:
     """The fact file of ``tree``: tree/2, staticval/2, min_to_move/1,

@@ -9,37 +9,47 @@ Three routes to a program, one protocol:
 * ``--python PATH.py:FUNC`` or ``module:func``: a Python function, run in
   ``python -m pyab.referee.pychild`` (:class:`PythonRoute`);
 * ``--program FILE.pl [--untrusted]``: a Prolog program, run by its own
-  SWI-Prolog (:class:`PrologRoute`, through ``prolog/referee/child.pl``).
+  SWI-Prolog (:class:`PrologRoute`, through ``prolog/referee/child.pl``);
+
+and one in-process, for ``pyab.testing``: a Python function called with the
+observer's game object (:class:`FunctionRoute`).  :func:`open_route` makes
+the route the options name; ``verdict.judge`` judges one tree on any route
+and ``checking.run`` loops over trees.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import ProgramError
 from ..result import Result
 from ..tree import Number, Tree
-from .protocol import Observer, converse, to_wire
+from .protocol import Observer, converse, job
 
-__all__ = ["ExecRoute", "PrologRoute", "PythonRoute", "Route", "route_from_args"]
+__all__ = ["ExecRoute", "FunctionRoute", "PrologRoute", "PythonRoute", "Route", "open_route"]
+
+Flags = list[tuple[str, Any]]  # (option, value; True for a switch, None: left out), in order
 
 
 class Route:
     """A program under test.  ``label`` names it ("yours (my_ab.py)"),
-    ``replay`` is the command-line options that select it again."""
+    ``flags`` are the command-line options that select it again (for the
+    replay command), ``interface`` the Python interface ("aima" answers no
+    value and takes no window)."""
 
     label: str
-    replay: list[str]
+    flags: Flags
     interface: str = "pyab"
 
     def search(self, tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
-               depth: int | None = None, allow_no_best: bool = False,
-               log: list | None = None) -> Result:
+               depth: int | None = None, log: list | None = None) -> Result:
+        """The observed search of ``tree``.  :raises ProgramError: the
+        program failed (exit 3); :class:`~pyab.referee.protocol.SearchBug`:
+        its search went wrong (a disagreement)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -56,9 +66,9 @@ class _ChildRoute(Route):
     """A program in a child process, started once and reused for every
     search; replaced after it failed (a failed child's state is unknown)."""
 
-    def __init__(self, argv: list[str], label: str, replay: list[str], *,
+    def __init__(self, argv: list[str], label: str, flags: Flags, *,
                  timeout: float | None = None, memory_mb: int | None = None):
-        self.argv, self.label, self.replay = argv, label, replay
+        self.argv, self.label, self.flags = argv, label, flags
         self.timeout, self.memory_mb = timeout, memory_mb
         self._child: Any = None
 
@@ -68,22 +78,15 @@ class _ChildRoute(Route):
             self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb)
         return self._child
 
-    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
-               allow_no_best=False, log=None):
+    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None):
         observer = Observer(tree, self.label)
-        job = {"root": tree.root, "alpha": to_wire(alpha), "beta": to_wire(beta)}
-        if depth is not None:
-            job["depth"] = depth
         try:
-            result = converse(self._start(), observer, job, allow_no_best=allow_no_best,
+            result = converse(self._start(), observer, job(tree, alpha, beta, depth),
                               value_required=self.interface != "aima")
             return result._replace(window=(alpha, beta))
-        except ProgramError as err:
-            self.close()
-            if err.reason.startswith(self.label):
-                raise
-            raise ProgramError(f"{self.label}: {err.reason}", err.kind, stdout=err.stdout,
-                               stderr=err.stderr) from None
+        except BaseException:
+            self.close()  # mid-search: the next tree gets a fresh child
+            raise
         finally:
             if log is not None:
                 log.extend(observer.log)
@@ -102,115 +105,116 @@ class ExecRoute(_ChildRoute):
             raise ValueError(f"--exec {command!r}: {err}") from None
         if not argv:
             raise ValueError("--exec needs a command")
-        super().__init__(argv, f"yours ({command})", ["--exec", command], **kw)
+        super().__init__(argv, f"yours ({command})", [("--exec", command)], **kw)
+
+
+def _python_spec(spec: str) -> None:
+    target, sep, name = spec.rpartition(":")
+    if not sep or not target or not name.isidentifier():
+        raise ValueError(f"--python {spec!r}: expected PATH.py:FUNC or module:func")
+    if target.endswith(".py") and not Path(target).is_file():
+        raise ValueError(f"--python {spec!r}: no file {target}")
+
+
+def _interface(interface: str) -> None:
+    from .pychild import INTERFACES
+    if interface not in INTERFACES:
+        raise ValueError(f"unknown interface {interface!r} (known: {', '.join(INTERFACES)})")
 
 
 class PythonRoute(_ChildRoute):
     def __init__(self, spec: str, interface: str = "pyab", **kw: Any):
-        from .pychild import INTERFACES
-        if interface not in INTERFACES:
-            raise ValueError(f"unknown interface {interface!r} (known: {', '.join(INTERFACES)})")
-        target, sep, name = spec.rpartition(":")
-        if not sep or not target or not name.isidentifier():
-            raise ValueError(f"--python {spec!r}: expected PATH.py:FUNC or module:func")
-        if target.endswith(".py") and not Path(target).is_file():
-            raise ValueError(f"--python {spec!r}: no file {target}")
-        replay = ["--python", spec] + (["--interface", interface] if interface != "pyab" else [])
+        _interface(interface)
+        _python_spec(spec)
+        flags: Flags = [("--python", spec)] + ([("--interface", interface)] if interface != "pyab" else [])
         super().__init__([sys.executable, "-m", "pyab.referee.pychild", spec, "--interface", interface],
-                         f"yours ({spec})", replay, **kw)
+                         f"yours ({spec})", flags, **kw)
         self.interface = interface
+
+
+class FunctionRoute(Route):
+    """A Python function searched in-process (``pyab.testing``): the same
+    game objects and observer as ``--python``, without the child."""
+
+    def __init__(self, func: Callable, interface: str = "pyab", label: str | None = None):
+        _interface(interface)
+        self.func, self.interface = func, interface
+        self.label = label or f"yours ({getattr(func, '__qualname__', func)!s})"
+        self.flags = []  # nothing on the command line selects it
+
+    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None):
+        from .protocol import SearchBug
+        from .pychild import Invalid, call, describe
+        observer = Observer(tree, self.label)
+        try:
+            best, value = call(self.func, self.interface, observer.ask, tree.root, alpha, beta)
+        except (ProgramError, SearchBug):
+            raise
+        except Invalid as err:
+            raise observer.fail(str(err)) from None
+        except Exception as err:
+            if observer.bug is not None:  # it stopped the search: the bug, not a crash
+                raise observer.bug from None
+            raise observer.fail(describe(err), "crash") from err
+        finally:
+            if log is not None:
+                log.extend(observer.log)
+        return observer.result(best, value, value_required=self.interface != "aima")._replace(
+            window=(alpha, beta))
 
 
 class PrologRoute(Route):
     """A Prolog program in a child SWI-Prolog (:class:`~pyab.referee.program.
     PrologProgram`): consulted there, or with ``untrusted`` read clause by
-    clause and vetted with library(sandbox); never loaded into pyab."""
+    clause and vetted with library(sandbox); never loaded into pyab.  A
+    program that defines the tree's own predicates is refused by the child,
+    which reads clauses as SWI-Prolog does (naming the file and line)."""
 
     def __init__(self, path: str, algorithm: str, timeout: float | None = None, *,
                  untrusted: bool = False, memory_mb: int | None = None):
         from .program import PrologProgram
         self.path, self.algorithm = path, algorithm
         self.label = f"yours ({path})"
-        self.replay = ["--program", path] + (["--untrusted"] if untrusted else [])
-        refuse_own_tree(path)
+        self.flags = [("--program", path)] + ([("--untrusted", True)] if untrusted else [])
         self._program = PrologProgram(path, untrusted=untrusted, timeout=timeout,
                                       memory_mb=memory_mb)
 
-    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None,
-               allow_no_best=False, log=None):
+    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None):
+        observer = Observer(tree, self.label)
         try:
-            r = self._program.solve(tree, self.algorithm, alpha, beta, depth=depth)
-        except ProgramError as err:
-            if err.reason.startswith(self.label):
-                raise
-            raise ProgramError(f"{self.label}: {err.reason}", err.kind, stdout=err.stdout,
-                               stderr=err.stderr) from None
-        return r._replace(engine="SWI-Prolog", algorithm=self.label, window=(alpha, beta))
+            r = self._program.solve(tree, self.algorithm, alpha, beta, depth=depth,
+                                    observer=observer)
+        finally:
+            if log is not None:
+                log.extend(observer.log)
+        return r._replace(engine="SWI-Prolog", algorithm=self.label)
 
     def close(self) -> None:
         self._program.close()
 
 
-# The predicates the tree provides: a program under test must not define them.
-TREE_PREDICATES = {"moves": 2, "staticval": 2, "min_to_move": 1, "max_to_move": 1}
-_HEAD = re.compile(r"^(moves|staticval|min_to_move|max_to_move)\s*\(", re.MULTILINE)
-
-
-def _arity(text: str, start: int) -> int:
-    """The number of arguments of the head whose "(" is at ``start``
-    (commas at bracket depth 1, quotes ignored: good enough for heads)."""
-    depth, n, quote = 0, 1, ""
-    for ch in text[start:start + 2000]:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return n
-        elif ch == "," and depth == 1:
-            n += 1
-    return -1
-
-
-def refuse_own_tree(path: str) -> None:
-    """A Prolog program under test that defines moves/2, staticval/2,
-    min_to_move/1 or max_to_move/1 itself is refused, naming the clause:
-    the tree's moves and values come from pyab, and the program's own would
-    silently replace them (or make every search fail)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return  # the loader reports a missing file in its own words
-    for m in _HEAD.finditer(text):
-        name = m.group(1)
-        if _arity(text, m.end() - 1) == TREE_PREDICATES[name]:
-            line = text.count("\n", 0, m.start()) + 1
-            raise ProgramError(
-                f"yours ({path}): {path}:{line}: defines its own {name}/{TREE_PREDICATES[name]}; "
-                "the tree's moves/2, staticval/2, min_to_move/1 and max_to_move/1 come from "
-                "pyab: remove these clauses (keep them in a separate file for your own games)",
-                "refused")
-
-
-def route_from_args(args: Any) -> Route | None:
-    """The route the options --python/--exec/--program choose, or None."""
-    chosen = [o for o in ("python", "exec", "program") if getattr(args, o, None)]
+def open_route(*, program: str | None = None, python: str | None = None,
+               exec: str | None = None, interface: str = "pyab", untrusted: bool = False,
+               timeout: float | None = None, memory_mb: int | None = None,
+               algorithm: str = "bratko") -> Route | None:
+    """The route that ``program`` / ``python`` / ``exec`` (at most one)
+    name, or None when none is given.  :raises ValueError: on bad usage."""
+    chosen = [o for o, v in (("--python", python), ("--exec", exec), ("--program", program)) if v]
     if len(chosen) > 1:
         raise ValueError("give one of --python, --exec, --program")
-    interface = getattr(args, "interface", "pyab") or "pyab"
-    if interface != "pyab" and not getattr(args, "python", None):
+    interface = interface or "pyab"
+    if interface != "pyab" and not python:
         raise ValueError("--interface applies to --python (an --exec program speaks the JSON protocol)")
-    timeout = getattr(args, "timeout", None)
-    memory = getattr(args, "memory", None)
-    if getattr(args, "python", None):
-        return PythonRoute(args.python, interface, timeout=timeout, memory_mb=memory)
-    if getattr(args, "exec", None):
-        return ExecRoute(args.exec, timeout=timeout, memory_mb=memory)
-    if getattr(args, "program", None):
-        return PrologRoute(args.program, args.algorithm, timeout,
-                           untrusted=bool(getattr(args, "untrusted", False)), memory_mb=memory)
-    return None
+    if untrusted and not program:
+        raise ValueError("--untrusted applies to --program FILE.pl")
+    route: Route | None = None
+    if python:
+        route = PythonRoute(python, interface, timeout=timeout, memory_mb=memory_mb)
+    elif exec:
+        route = ExecRoute(exec, timeout=timeout, memory_mb=memory_mb)
+    elif program:
+        route = PrologRoute(program, algorithm, timeout, untrusted=untrusted, memory_mb=memory_mb)
+    if route is not None:
+        route.flags += [(f, v) for f, v in (("--timeout", timeout), ("--memory", memory_mb))
+                        if v is not None]
+    return route

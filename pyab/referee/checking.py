@@ -1,169 +1,332 @@
-"""``pyab check`` with a program under test (--python, --exec, --program
-with --compare/--keep-going): every tree searched by the program and by
-pyab's reference, compared, and the verdict printed."""
+"""The referee's loop: every tree of a run judged on one route, the first
+disagreement shrunk, saved and given a replay command.
+
+:class:`CheckOptions` holds every option of a run as values (the command
+line builds it; so can any Python caller), :func:`run` checks and returns a
+:class:`Report` (:mod:`pyab.referee.report` says it, as text or JSON).
+Every route takes this one path: ``--program``, ``--python``, ``--exec``.
+"""
 
 from __future__ import annotations
 
 import math
+import os
+import random
 import shlex
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
-from ..dsl import dump
-from ..result import json_number
+from ..errors import Error, ProgramError
+from ..result import bound_text as bound
 from ..tree import Number, Tree
-from . import Route
-from .verdict import Disagreement, differences, reference, reference_label, shrink
+from . import Flags, Route
+from .report import error_json
+from .shrink import Shrunk, shrink
+from .verdict import Settings, Verdict, judge, reference_label
 
-__all__ = ["run_check"]
+__all__ = ["VALUES", "Case", "CheckOptions", "Report", "command", "random_cases", "run",
+           "save_text"]
+
+# Leaf values for random trees, by name (--values NAME; LO:HI is a range).
+# "wide" mixes small values with the sentinels students write for infinity
+# (1000, 9999, 2**31 - 1 ...): a program whose "infinity" is a number meets
+# a leaf that reaches it.
+_SENTINELS = [999, 1000, 1001, 9999, 10000, 2**31 - 1, 2**31]
+VALUES: dict[str, tuple[int, int] | Sequence[int]] = {
+    "default": (-9, 9),
+    "ties": (0, 2),
+    "wide": sorted([*range(-5, 6), *_SENTINELS, *(-s for s in _SENTINELS)]),
+}
 
 
-def _bound(x: Number) -> str:
-    from ..prolog.facts import number
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return number(x)
+def command(words: Sequence[str], flags: Flags) -> str:
+    """The shell command ``words`` followed by ``flags`` (option, value;
+    True for a switch), leaving out options whose value is None or False.
+    The one replay builder: an option that shapes a run is one more pair."""
+    out = list(words)
+    for flag, value in flags:
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(flag)
+        elif isinstance(value, str) and value.startswith("-"):
+            out.append(f"{flag}={value}")  # -inf, -3: not another option
+        else:
+            out += [flag, str(value)]
+    return shlex.join(out)
 
 
-def _window(a: Number, b: Number) -> str:
-    return f"{_bound(a)} .. {_bound(b)}"
+@dataclass
+class CheckOptions:
+    """Every option of a ``check`` run with a program under test."""
+
+    algorithm: str = "bratko"
+    depth: int | None = None
+    compare: tuple[str, ...] = ("all",)
+    alpha: Number = -math.inf
+    beta: Number = math.inf
+    shrink: str = "all"
+    keep_going: bool = False
+    save_dir: str | None = "."
+    files: tuple[str, ...] = ()
+    random: int | None = None
+    seed: int = 0
+    tree_depth: tuple[int, int] = (1, 4)
+    branching: tuple[int, int] = (1, 4)
+    values: str | tuple[int, int] = "default"
+    decimals: bool = False
+    ragged: float = 0.2
+    windows: str = "random"
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(self.algorithm, self.depth, self.compare)
+
+    def verdict_flags(self) -> Flags:
+        """The options that shape every verdict and what is shown of it, in
+        order (one line each: an option added to the run is one more pair)."""
+        return [("--algorithm", self.algorithm), ("--depth", self.depth),
+                ("--compare", ",".join(self.compare) if self.compare != ("all",) else None),
+                ("--shrink", self.shrink if self.shrink != "all" else None)]
+
+    def tree_flags(self) -> Flags:
+        """The options that choose the trees (and windows) of the run."""
+        if self.random is None:
+            return [("--alpha", _wire_flag(self.alpha, -math.inf)),
+                    ("--beta", _wire_flag(self.beta, math.inf))]
+        values = self.values if isinstance(self.values, str) else f"{self.values[0]}:{self.values[1]}"
+        return [("--random", self.random), ("--seed", self.seed),
+                ("--tree-depth", _span(self.tree_depth)), ("--branching", _span(self.branching)),
+                ("--values", values), ("--decimals", self.decimals), ("--ragged", self.ragged),
+                ("--windows", self.windows)]
+
+    def check(self) -> None:
+        """Refuse bad options before anything runs.  :raises ValueError:"""
+        if self.save_dir is not None:
+            d = Path(self.save_dir)
+            if not d.is_dir():
+                raise ValueError(f"--save-dir {self.save_dir}: no such folder (make it first)")
+            if not os.access(d, os.W_OK | os.X_OK):
+                raise ValueError(f"--save-dir {self.save_dir}: cannot write there")
+        if isinstance(self.values, str) and self.values not in VALUES:
+            raise ValueError(f"--values {self.values!r}: expected LO:HI or one of {', '.join(VALUES)}")
+        if self.decimals and isinstance(self.values, str) and not isinstance(VALUES[self.values], tuple):
+            raise ValueError("--decimals adds halves to a LO:HI range, not to --values "
+                             f"{self.values}")
 
 
-def _trees(args: Any) -> Iterator[tuple[int, str, Tree, Number, Number]]:
-    """(number, source, tree, alpha, beta) for FILE... or --random N."""
-    if args.random is None:
-        from ..dsl import load
-        for path in args.files:
-            yield 0, path, load(path), args.alpha, args.beta
-        return
-    import random
+def _span(r: tuple[int, int]) -> str:
+    return str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
 
+
+def _wire_flag(x: Number, default: Number) -> str | None:
+    return None if x == default else bound(x)
+
+
+@dataclass
+class Case:
+    """One tree of a run: ``number`` (random trees, from 1) or ``source``
+    (a file); ``error`` when it could not be read."""
+
+    number: int
+    source: str
+    tree: Tree | None
+    alpha: Number
+    beta: Number
+    error: Exception | None = None
+
+
+def random_cases(options: CheckOptions, window_for: str | None = None) -> Iterator[Case]:
+    """The run's random trees and windows, from its seed: the same sequence
+    for every process that asks (``--jobs`` rebuilds it in each worker)."""
     from ..trees.randomtrees import Shape, random_tree, random_window
-    shape = Shape(depth=args.tree_depth, branching=args.branching, values=args.values,
-                  decimals=args.decimals, leaf_chance=args.ragged)
-    rng = random.Random(args.seed)
-    windows = "full" if args.interface == "aima" else args.windows
-    for i in range(1, args.random + 1):
+    chosen = VALUES[options.values] if isinstance(options.values, str) else options.values
+    pool = None if isinstance(chosen, tuple) else list(chosen)
+    values = (0, len(pool) - 1) if pool is not None else tuple(chosen)  # a leaf draws a place in the pool
+    shape = Shape(depth=options.tree_depth, branching=options.branching, values=values,  # type: ignore[arg-type]
+                  decimals=options.decimals, leaf_chance=options.ragged)
+    rng = random.Random(options.seed)
+    for i in range(1, (options.random or 0) + 1):
         tree = random_tree(rng, shape)
-        alpha, beta = random_window(rng, tree, windows)
-        yield i, "", tree, alpha, beta
+        if pool is not None:
+            tree = tree._replace(values=tuple(None if v is None else pool[int(v)] for v in tree.values))
+        alpha, beta = random_window(rng, tree, window_for or options.windows)
+        yield Case(i, "", tree, alpha, beta)
 
 
-def run_check(args: Any, route: Route) -> int:
-    compare = args.compare or "all"
-    ref_label = reference_label(args.algorithm, compare)
-    if route.interface == "aima":
-        if not (args.alpha == -math.inf and args.beta == math.inf):
-            raise ValueError("--interface aima: aima-python's searches take no window "
-                             "(they always start at -inf .. inf); drop --alpha/--beta")
+def _cases(options: CheckOptions, window_for: str | None) -> Iterator[Case]:
+    if options.random is not None:
+        yield from random_cases(options, window_for)
+        return
+    from ..dsl import load
+    for path in options.files:
+        try:
+            yield Case(0, path, load(path), options.alpha, options.beta)
+        except (Error, ValueError, OSError) as err:
+            yield Case(0, path, None, options.alpha, options.beta, err)
 
-    def both(tree: Tree, alpha: Number, beta: Number) -> list[str]:
-        ref = reference(tree, args.algorithm, alpha, beta, args.depth, compare)
-        yours = route.search(tree, alpha, beta, depth=args.depth,
-                             allow_no_best=ref.best is None)
-        return differences(ref, yours, compare, ref_label, route.label, alpha, beta)
 
-    checked, bad, first = 0, 0, None
+@dataclass
+class Report:
+    """What a run found.  ``first`` is the first disagreement (as found),
+    ``shrunk`` its shrunk form re-checked from the saved text, ``refused``
+    the files (or trees) that were bad input, with the error."""
+
+    options: CheckOptions
+    route: Route
+    checked: int = 0
+    disagreements: int = 0
+    first: Verdict | None = None
+    first_case: Case | None = None
+    shrunk: Shrunk | None = None
+    saved: list[str] = field(default_factory=list)
+    refused: list[tuple[str, Exception]] = field(default_factory=list)
+    files: list[dict[str, Any]] = field(default_factory=list)  # FILE...: each one's verdict
+    elapsed: float = 0.0
+
+    @property
+    def exit(self) -> int:
+        """The worst: 2 bad input, 1 a disagreement, 0 all agree."""
+        return 2 if self.refused else 1 if self.disagreements else 0
+
+    @property
+    def reference(self) -> str:
+        return reference_label(self.options.algorithm, self.options.compare)
+
+    @property
+    def replay(self) -> str | None:
+        """The command that shows the saved (shrunk) disagreement again."""
+        if self.shrunk is None or not (self.saved or _as_found(self)):
+            return None
+        v = self.shrunk.verdict
+        shown = self.saved[-1] if self.saved else self.first_case.source  # type: ignore[union-attr]
+        return command(["pyab", "check", shown],
+                       [*self.route.flags, *self.options.verdict_flags(),
+                        ("--alpha", _wire_flag(v.alpha, -math.inf)),
+                        ("--beta", _wire_flag(v.beta, math.inf))])
+
+    @property
+    def replay_run(self) -> str:
+        """The command that repeats the whole run."""
+        o = self.options
+        return command(["pyab", "check", *o.files],
+                       [*o.tree_flags(), *self.route.flags, *o.verdict_flags(),
+                        ("--keep-going", o.keep_going)])
+
+
+def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verdict], None] | None = None,
+        known_good: Callable[[int], bool] | None = None) -> Report:
+    """Judge every tree of ``options`` on ``route``; shrink and save the
+    first disagreement.  ``on_verdict`` hears each tree's verdict as it
+    comes; ``known_good(number)`` says a random tree was already judged
+    agreeing (``--jobs``: the workers judged it), so it is counted, not run.
+
+    :raises ProgramError: the program failed (exit 3), on the first tree
+        where it did.
+    """
+    options.check()
+    settings = options.settings
+    if route.interface == "aima" and (options.alpha, options.beta) != (-math.inf, math.inf):
+        raise ValueError("--interface aima: aima-python's searches take no window "
+                         "(they always start at -inf .. inf); drop --alpha/--beta")
+    window_for = "full" if route.interface == "aima" else None
+    report = Report(options, route)
     start = time.perf_counter()
     with route:
-        for number, source, tree, alpha, beta in _trees(args):
-            if args.depth is None:
-                from ..tree import check_window
-                check_window(tree, alpha, beta)
-            diff = both(tree, alpha, beta)
-            checked += 1
-            if diff:
-                bad += 1
-                if first is None:
-                    first = Disagreement(tree, alpha, beta, diff, number, source)
-                if not args.keep_going:
+        for case in _cases(options, window_for):
+            if known_good is not None and case.number and known_good(case.number):
+                report.checked += 1
+                continue
+            if case.tree is None:
+                assert case.error is not None
+                report.refused.append((case.source, case.error))
+                report.files.append({"file": case.source, "error": error_json(case.error)})
+                continue
+            try:
+                if options.depth is None:
+                    from ..tree import check_window
+                    check_window(case.tree, case.alpha, case.beta)
+                verdict = judge(route, case.tree, case.alpha, case.beta, settings)
+            except (Error, ValueError) as err:  # the reference refuses the tree: bad input
+                if isinstance(err, ProgramError):
+                    raise
+                report.refused.append((case.source or f"random tree {case.number}", err))
+                if case.source:
+                    report.files.append({"file": case.source, "error": error_json(err)})
+                continue
+            if verdict.status == "error":
+                assert verdict.error is not None
+                raise verdict.error
+            report.checked += 1
+            if case.source:
+                report.files.append({"file": case.source, **verdict.to_json(),
+                                     "yours": verdict.yours.to_json() if verdict.yours else None})
+            if on_verdict is not None:
+                on_verdict(case, verdict)
+            if verdict.status == "disagree":
+                report.disagreements += 1
+                if report.first is None:
+                    report.first, report.first_case = verdict, case
+                if not options.keep_going:
                     break
-            elif source and not args.json:
-                print(f"ok  {source}: {route.label} agrees with {ref_label}")
-        elapsed = time.perf_counter() - start
-        if first is not None:
-            first.shrunk = shrink(first.tree, first.alpha, first.beta, both)
-    total = args.random if args.random is not None else len(args.files)
-    return _report(args, route, ref_label, compare, checked, total, bad, first, elapsed)
+        report.elapsed = time.perf_counter() - start
+        if report.first is not None:
+            report.shrunk = shrink(report.first,
+                                   lambda t, a, b: judge(route, t, a, b, settings), options.shrink)
+            if options.save_dir is not None and not _as_found(report):
+                report.saved = _save(report)
+    return report
 
 
-def _replay(args: Any, route: Route, path: str, alpha: Number, beta: Number, compare: str) -> str:
-    words = ["pyab", "check", path, *route.replay, "--algorithm", args.algorithm]
-    if args.depth is not None:
-        words += ["--depth", str(args.depth)]
-    if (alpha, beta) != (-math.inf, math.inf):
-        words += [f"--alpha={_bound(alpha)}", f"--beta={_bound(beta)}"]
-    if compare != "all":
-        words += ["--compare", compare]
-    return shlex.join(words)
+def _as_found(report: Report) -> bool:
+    """A file that could not be made smaller: it is its own replay."""
+    f, s = report.first, report.shrunk
+    return bool(report.first_case and report.first_case.source and report.first_case.source != "-"
+                and f and s and s.reproduced and s.verdict.tree == f.tree
+                and (s.verdict.alpha, s.verdict.beta) == (f.alpha, f.beta))
 
 
-def _save(args: Any, first: Disagreement) -> tuple[str, str]:
-    """Write the failing tree and the shrunk one; (original, shrunk) paths."""
-    name = Path(first.source).stem.removesuffix("-shrunk") or "stdin"
-    stem = (f"pyab-mismatch-seed{args.seed}-{first.number}" if first.number
-            else name if name.startswith("pyab-mismatch-") else f"pyab-mismatch-{name}")
-    out = Path(args.save_dir)
-    tree, a, b, _ = first.shrunk
-    original, small = out / f"{stem}.tree", out / f"{stem}-shrunk.tree"
-    head = (f"# pyab check --random: tree {first.number} of seed {args.seed}" if first.number
-            else f"# pyab check: {first.source}")
-    original.write_text(f"{head}, window {_window(first.alpha, first.beta)}\n" + dump(first.tree),
-                        encoding="utf-8")
-    small.write_text(f"{head}, shrunk from {len(first.tree)} to {len(tree)} nodes, "
-                     f"window {_window(a, b)}\n" + dump(tree), encoding="utf-8")
-    return str(original), str(small)
+def _save(report: Report) -> list[str]:
+    """Write the failing random tree (a file is on disk already) and the
+    shown one; never over another run's file: a name taken by other text
+    gets -2, -3, ..."""
+    from ..dsl import dump
+    o, case, first, shrunk = report.options, report.first_case, report.first, report.shrunk
+    assert case is not None and first is not None and shrunk is not None
+    out = Path(o.save_dir or ".")
+    if case.number:
+        stem = f"pyab-mismatch-seed{o.seed}-{case.number}"
+        head = (f"# pyab check --random: tree {case.number} of seed {o.seed} "
+                f"(values {o.values}), {report.route.label}")
+    else:
+        name = Path(case.source).stem.removesuffix("-shrunk") or "stdin"
+        stem = name if name.startswith("pyab-mismatch-") else f"pyab-mismatch-{name}"
+        head = f"# pyab check: {case.source}, {report.route.label}"
+    v = shrunk.verdict
+    files = []
+    if case.number:
+        files.append((f"{stem}.tree", f"{head}, window {bound(first.alpha)} .. {bound(first.beta)}\n"
+                      + dump(first.tree)))
+    how = (f"shrunk from {len(first.tree)} to {len(v.tree)} nodes" if shrunk.reproduced
+           else "not reproduced when checked again: the tree as found")
+    files.append((f"{stem}-shrunk.tree", f"{head}, {how}, window {bound(v.alpha)} .. {bound(v.beta)}\n"
+                  + shrunk.text))
+    return [save_text(out, name, text) for name, text in files]
 
 
-def _report(args, route, ref_label, compare, checked, total, bad, first, elapsed) -> int:
-    rate = bad / checked if checked else 0.0
-    speed = checked / elapsed if elapsed > 0 else math.inf
-    what = {"all": "value, best move, leaves and visited nodes", "value": "a correct minimax value",
-            "move": "the best move", "leaves": "the leaves read, in order"}[compare]
-    if route.interface == "aima" and compare == "all":
-        what = "best move, leaves and visited nodes (an aima player returns no value)"
-    replay = None
-    if first is not None:
-        original, small = _save(args, first)
-        tree, a, b, diff = first.shrunk
-        replay = _replay(args, route, small, a, b, compare)
-    if args.json:
-        from ..commands._common import print_json
-        out: dict[str, Any] = {
-            "verdict": "disagree" if bad else "agree", "checked": checked, "disagreements": bad,
-            "rate": round(rate, 6), "compare": compare, "reference": ref_label, "yours": route.label,
-            "algorithm": args.algorithm, "trees_per_second": round(speed, 1) if math.isfinite(speed) else None,
-        }
-        if args.random is not None:
-            out["seed"] = args.seed
-        if first is not None:
-            out["first"] = {
-                "tree_number": first.number or None, "file": first.source or original,
-                "window": [json_number(first.alpha), json_number(first.beta)],
-                "nodes": len(first.tree), "differences": first.diff,
-                "shrunk": {"file": small, "tree": dump(tree).strip(), "nodes": len(tree),
-                           "window": [json_number(a), json_number(b)], "differences": diff},
-            }
-            out["replay"] = replay
-        print_json(out)
-        return 1 if bad else 0
-    if first is None:
-        on = f"{checked} random trees (seed {args.seed})" if args.random is not None else f"{checked} files"
-        print(f"{on}, {args.algorithm}: {route.label} agrees with {ref_label} on every one "
-              f"(compared: {what}; {speed:.0f} trees/s)")
-        return 0
-    where = (f"random tree {first.number} (seed {args.seed})" if first.number else first.source)
-    print(f"DISAGREE on {where}, window {_window(first.alpha, first.beta)}: "
-          f"{ref_label} vs {route.label}")
-    print("  " + dump(first.tree).strip())
-    for line in first.diff:
-        print("  " + line.replace("\n", "\n  "))
-    print(f"shrunk to {len(tree)} nodes (from {len(first.tree)}), window {_window(a, b)}:")
-    print("  " + dump(tree).strip())
-    for line in diff:
-        print("  " + line.replace("\n", "\n  "))
-    print(f"saved to {original} and {small}; replay with:\n  {replay}")
-    if args.keep_going:
-        print(f"{bad} of {checked} trees disagree ({100 * rate:.1f}%; compared: {what})")
-    return 1
+def save_text(folder: Path, name: str, text: str) -> str:
+    """Write ``text`` to ``folder/name``, or to NAME-2.tree, NAME-3.tree ...
+    when the name holds other text (another run's); the path written."""
+    base, n = name.removesuffix(".tree"), 1
+    while True:
+        path = folder / (name if n == 1 else f"{base}-{n}.tree")
+        try:
+            with open(path, "x", encoding="utf-8") as f:
+                f.write(text)
+            return str(path)
+        except FileExistsError:
+            if path.read_text(encoding="utf-8") == text:
+                return str(path)  # the same run again: the same file
+            n += 1

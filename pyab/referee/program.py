@@ -6,12 +6,11 @@ loads the program into a module of its own and asks pyab for every
 asked as the negation of ``max_to_move/1``).  pyab answers from the tree,
 records what was asked (visited = each node asked for its moves or static
 value, once, in the order first asked, as the bridge observes it; leaves =
-every static value asked for, in order) and validates the final answer; the program never sees the reference programs, the bridge, or
-pyab's memory.  One child serves every tree of a run and is replaced after
-it fails.
-
-The parent loop here is the smallest one the Prolog route needs; the
-general referee loop (``--exec``, ``--python``) speaks the same wire format.
+every static value asked for, in order) and validates the final answer;
+the program never sees the reference programs, the bridge, or pyab's
+memory.  One child serves every tree of a run and is replaced after
+it fails.  The parent's side is the one loop of every route
+(:func:`pyab.referee.protocol.converse`).
 """
 
 from __future__ import annotations
@@ -25,7 +24,8 @@ from typing import Any
 
 from ..errors import ProgramError
 from ..result import Result
-from .child import PROLOG_CHILD_EXIT, Child, escape
+from .child import PROLOG_CHILD_EXIT, Child
+from .protocol import Observer, SearchBug, converse, job
 
 __all__ = ["PrologProgram", "UNTRUSTED_DEFAULTS"]
 
@@ -33,9 +33,6 @@ __all__ = ["PrologProgram", "UNTRUSTED_DEFAULTS"]
 # Limits an --untrusted run gets unless told otherwise.
 UNTRUSTED_DEFAULTS = {"timeout": 10.0, "memory_mb": 1024, "cpu_seconds": 3600, "nproc": 0,
                       "fsize_mb": 1}
-
-QUESTIONS = ("moves", "staticval", "max_to_move")
-
 
 class PrologProgram:
     """``path`` (a Prolog file) as a program under test, in a child process.
@@ -49,6 +46,7 @@ class PrologProgram:
     def __init__(self, path: str | os.PathLike, *, untrusted: bool = False,
                  timeout: float | None = None, memory_mb: int | None = None,
                  swipl: str | None = None):
+        self.shown = str(path)
         self.path = str(Path(path).resolve())
         if not Path(self.path).is_file():
             raise ValueError(f"no Prolog program at {path}")
@@ -83,23 +81,25 @@ class PrologProgram:
         return self._child
 
     def solve(self, tree: Any, algorithm: str = "bratko", alpha: Any = -math.inf,
-              beta: Any = math.inf, *, depth: int | None = None) -> Result:
+              beta: Any = math.inf, *, depth: int | None = None, observer: Observer | None = None
+              ) -> Result:
         """Run the program's ``algorithm`` entry goal on ``tree``; the
-        observed :class:`Result`.  :raises ProgramError: when it fails."""
+        observed :class:`Result`.  :raises ProgramError: when it fails;
+        :class:`~pyab.referee.protocol.SearchBug` when its search is wrong."""
         from ..search import algorithm as find  # the registry: prolog/algorithms.json
         entry = find(algorithm).entry  # ValueError naming the known ones
+        observer = observer or Observer(tree, f"yours ({self.shown})")
         child = self._start()
-        job = {"root": tree.root, "alpha": _wire(alpha), "beta": _wire(beta),
-               "depth": "inf" if depth is None else int(depth), "entry": entry}
+        start = job(tree, alpha, beta, depth, entry=entry)
+        start.setdefault("depth", "inf")
         try:
-            best, value, visited, leaves = _referee(child, tree, job)
-        except ProgramError:
+            r = converse(child, observer, start)
+        except (ProgramError, SearchBug):
             self._child = None
-            child.close()  # the next tree gets a fresh child
+            child.close()  # the next tree gets a fresh child: this one is mid-search
             raise
-        return Result(best=best, value=value, leaves=tuple(leaves), visited=tuple(visited),
-                      pruned=tuple(_pruned(tree, visited)), engine="prolog",
-                      algorithm=algorithm, extra={"program": self.path})
+        return r._replace(engine="prolog", algorithm=algorithm, extra={"program": self.path},
+                          window=(alpha, beta))
 
     @property
     def stderr(self) -> str:
@@ -118,83 +118,3 @@ class PrologProgram:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _wire(x: Any) -> Any:
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
-
-
-def _referee(child: Child, tree: Any, job: dict) -> tuple[str | None, Any, list[str], list[str]]:
-    """Send one job and answer the child's questions until its answer."""
-    visited: list[str] = []  # each node once, first asked about (moves or static value)
-    seen: set[str] = set()
-    leaves: list[str] = []   # every static value read, in order
-    child.send(job)
-    while True:
-        msg = child.receive()
-        if not isinstance(msg, dict):
-            raise _invalid(child, f"it sent {escape(repr(msg), 80)} instead of a question or an answer",
-                           "protocol")
-        keys = set(msg)
-        if len(keys) == 1 and (key := next(iter(keys))) in QUESTIONS:
-            node = msg[key]
-            if not isinstance(node, str) or node not in tree:
-                raise _invalid(child, f"it asked {key} of {escape(repr(node), 80)}, "
-                               "which is not a node of the tree", "invalid")
-            if key != "max_to_move" and node not in seen:
-                seen.add(node)
-                visited.append(node)
-            if key == "moves":
-                answer: Any = list(tree.children(node))
-            elif key == "staticval":
-                leaves.append(node)
-                v = tree.value(node)
-                if v is None:
-                    raise _invalid(child, f"it asked the static value of inner node {node!r}",
-                                   "invalid")
-                answer = v
-            else:
-                answer = tree.side(node) == "max"
-            child.send(answer)
-            continue
-        if keys == {"best", "value"}:
-            return _validate(child, tree, msg["best"], msg["value"]) + (visited, leaves)
-        raise _invalid(child, f"it sent {escape(repr(msg), 80)}: not a question or an answer",
-                       "protocol")
-
-
-def _validate(child: Child, tree: Any, best: Any, value: Any) -> tuple[str | None, Any]:
-    """The final answer, checked: best a child of the root (or null), value
-    a finite number (or "inf"/"-inf", a fail-hard window bound)."""
-    kids = tree.children(tree.root)
-    if best is not None and not (isinstance(best, str) and best in kids):
-        raise _invalid(child, f"its best move {escape(repr(best), 80)} is not a child of the root "
-                       f"{escape(tree.root, 40)!r}", "invalid")
-    if value in ("inf", "-inf"):
-        value = math.inf if value == "inf" else -math.inf
-    elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _invalid(child, f"its value {escape(repr(value), 80)} is not a finite number", "invalid")
-    return best, value
-
-
-def _invalid(child: Child, reason: str, kind: str) -> ProgramError:
-    return ProgramError(reason, kind, stdout=child.stdout_junk, stderr=child.stderr)
-
-
-def _pruned(tree: Any, visited: list[str]) -> list[str]:
-    """Unvisited children of visited nodes, in depth-first tree order (as
-    :func:`pyab.search.common.pruned`, on names)."""
-    if not visited:
-        return []
-    seen = set(visited)
-    out: list[str] = []
-    stack: list[tuple[str, bool]] = [(tree.root, True)]
-    while stack:
-        node, inside = stack.pop()
-        if not inside:
-            out.append(node)
-            continue
-        stack.extend((k, k in seen) for k in reversed(tree.children(node)))
-    return out

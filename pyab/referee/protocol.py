@@ -1,17 +1,27 @@
-"""The parent's side of a search by a program under test.
+"""The parent's side of a search by a program under test: the one loop.
 
 The parent holds the tree.  The program asks about nodes; :class:`Observer`
 answers from the tree and records every question: visited = the nodes asked
 ``moves`` (or ``staticval``), each once, in the order first asked; leaves =
 the nodes asked ``staticval``, in order.  That is the observation the Prolog
 side makes of ``moves/2`` and ``staticval/2``: made by the referee, never
-reported by the program.  The program's final answer is validated before it
-becomes a :class:`~pyab.result.Result`; anything wrong is a
-:class:`~pyab.errors.ProgramError` naming the program.
+reported by the program.  :func:`converse` is the loop every route runs
+(``--program``, ``--python``, ``--exec``); the in-process route calls
+:meth:`Observer.ask` directly.
+
+Two kinds of trouble end a search early:
+
+* :class:`SearchBug`: the search itself is wrong -- it asked the static
+  value of an inner node, or asked about a node the search was never
+  given (not the root, not a child of a node whose moves it asked).  The
+  verdict treats it like a disagreement (exit 1): it is shrunk and shown.
+* :class:`~pyab.errors.ProgramError`: the program crashed, broke the
+  protocol or answered nonsense (exit 3).
 
 Wire format (one JSON object per line):
 
     parent -> child   {"root": N, "alpha": A, "beta": B}     A, B numbers or "-inf"/"inf"
+                      (+ "depth" with --depth; the Prolog child also gets "entry")
     child -> parent   {"moves": N}        answer ["c1", "c2", ...] ([] for a leaf)
                       {"max_to_move": N}  answer true / false
                       {"staticval": N}    answer a number
@@ -26,29 +36,43 @@ import math
 from typing import Any
 
 from ..errors import ProgramError
-from ..result import Result
+from ..result import Result, json_number
 from ..search.common import Recorder
 from ..tree import Number, Tree
 
-__all__ = ["QUESTIONS", "Observer", "converse", "from_wire", "to_wire"]
+__all__ = ["QUESTIONS", "Observer", "SearchBug", "converse", "from_wire", "job"]
 
 QUESTIONS = ("moves", "max_to_move", "staticval")
 
+# The kinds of a wrong search (docs/referee.md).
+BUG_KINDS = ("inner-static-value", "not-a-child")
 
-def to_wire(x: Number) -> Any:
-    """A bound for JSON: infinities become "inf" / "-inf"."""
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
+
+class SearchBug(Exception):
+    """The program's search went wrong in a way only a wrong search can:
+    ``kind`` is one of :data:`BUG_KINDS`, ``reason`` one line."""
+
+    def __init__(self, reason: str, kind: str):
+        super().__init__(reason)
+        self.reason, self.kind = reason, kind
 
 
 def from_wire(x: Any) -> Any:
-    """The inverse of :func:`to_wire` (anything else is returned as is)."""
+    """A number from the wire: "inf" / "-inf" are the infinities (anything
+    else is returned as is)."""
     if x == "inf":
         return math.inf
     if x == "-inf":
         return -math.inf
     return x
+
+
+def job(tree: Tree, alpha: Number, beta: Number, depth: int | None, **extra: Any) -> dict:
+    """The line that starts one search."""
+    out = {"root": tree.root, "alpha": json_number(alpha), "beta": json_number(beta), **extra}
+    if depth is not None:
+        out["depth"] = depth
+    return out
 
 
 def _show(x: Any) -> str:
@@ -61,61 +85,79 @@ class Observer:
 
     ``label`` names the program in every error ("yours (my_ab.py)").
     ``log`` keeps (question, node, answer) in order, for ``pyab trace``.
+    ``bug`` is the :class:`SearchBug` raised, if any (an in-process search
+    may catch it; the verdict still sees it).
     """
 
     def __init__(self, tree: Tree, label: str):
         self.tree, self.label = tree, label
         self.rec = Recorder(tree, label)
         self.log: list[tuple[str, str, Any]] = []
+        self.given = {0}  # ids the search was handed: the root, children of asked nodes
+        self.bug: SearchBug | None = None
 
     def fail(self, what: str, kind: str = "invalid") -> ProgramError:
         return ProgramError(f"{self.label}: {what}", kind)
 
+    def _bug(self, what: str, kind: str) -> SearchBug:
+        self.bug = self.bug or SearchBug(f"{self.label}: {what}", kind)
+        return self.bug
+
     def node(self, question: str, name: Any) -> int:
-        if not isinstance(name, str) or name not in self.tree.index:
-            raise self.fail(f"asked {question} of {_show(name)}, which is not a node of the tree "
-                            "(nodes are named by strings, as in the moves answers)", "protocol")
-        return self.tree.index[name]
+        if not isinstance(name, str):
+            raise self.fail(f"asked {question} of {_show(name)}: nodes are named by strings, "
+                            "as in the moves answers", "protocol")
+        i = self.tree.index.get(name)
+        if i is None or i not in self.given:
+            what = "not a node of the tree" if i is None else "a node the search was not given"
+            raise self._bug(f"asked {question} of {_show(name)}, {what} (only the root and the "
+                            "children of nodes whose moves it asked)", "not-a-child")
+        return i
 
     def ask(self, question: str, name: Any) -> Any:
         """The answer to one question; records it."""
+        if self.bug is not None:
+            raise self.bug  # an in-process search that caught it goes on: stop it again
         if question not in QUESTIONS:
             raise self.fail(f"asked {question!r}: the questions are {', '.join(QUESTIONS)}", "protocol")
         i = self.node(question, name)
+        tree = self.tree
         if question == "moves":
             self.rec.visit(i)
-            answer: Any = [self.tree.names[k] for k in self.tree.kids[i]]
+            self.given.update(tree.kids[i])
+            answer: Any = [tree.names[k] for k in tree.kids[i]]
         elif question == "max_to_move":
-            answer = self.tree.is_max(i)
+            answer = tree.is_max(i)
         else:
-            if self.tree.values[i] is None:
-                raise self.fail(f"asked the static value of {name!r}, an inner node without one "
-                                "(only leaves, and nodes at a depth limit, have static values)")
+            if tree.values[i] is None:
+                raise self._bug(f"asked the static value of {name!r}, an inner node without one "
+                                "(only leaves, and nodes at a depth limit, have static values)",
+                                "inner-static-value")
             answer = self.rec.read(i)
         self.log.append((question, name, answer))
         return answer
 
-    def result(self, best: Any, value: Any, *, value_required: bool = True,
-               allow_no_best: bool = False) -> Result:
-        """The validated final answer as a Result (``engine`` is the label)."""
+    def result(self, best: Any, value: Any, *, value_required: bool = True) -> Result:
+        """The validated final answer as a Result (``engine`` is the label).
+        ``best`` None is the answer "no move" (the verdict compares it)."""
+        if self.bug is not None:
+            raise self.bug
         tree = self.tree
         root_kids = tree.children(tree.root)
         if value is None and not value_required:
             pass
         elif isinstance(value, bool) or not isinstance(from_wire(value), (int, float)):
-            raise self.fail(f"returned the value {_show(value)}, which is not a number")
+            raise self.fail(f"returned the value {_show(value)}, which is not a finite number "
+                            "(nor inf/-inf, a window bound)")
         elif math.isnan(from_wire(value)):
-            raise self.fail("returned the value NaN, which is not a number")
+            raise self.fail("returned the value NaN, which is not a finite number")
         value = from_wire(value)
         if best is None:
-            if root_kids and not allow_no_best:
-                raise self.fail(f"returned no best move (None/null), but the root {tree.root!r} has "
-                                f"moves: {', '.join(root_kids[:8])}")
             best_id = None
         elif not isinstance(best, str) or best not in root_kids:
             where = (f"the root {tree.root!r} is a leaf" if not root_kids
                      else f"the root's moves are {', '.join(root_kids[:8])}")
-            raise self.fail(f"returned the best move {_show(best)}, which is not a move of the root ({where})")
+            raise self.fail(f"returned the best move {_show(best)}, which is not a child of the root ({where})")
         else:
             best_id = tree.index[best]
         r = self.rec.result(best_id, value)
@@ -123,29 +165,31 @@ class Observer:
                       algorithm=self.label, extra={"questions": len(self.log)})
 
 
-def converse(child: Any, observer: Observer, job: dict, **final: Any) -> Result:
-    """Send ``job`` to ``child`` (a :class:`~pyab.referee.child.Child`),
-    answer its questions through ``observer`` until it gives its answer."""
+def converse(child: Any, observer: Observer, start: dict, *, value_required: bool = True) -> Result:
+    """Send ``start`` (a :func:`job`) to ``child`` (a
+    :class:`~pyab.referee.child.Child`), answer its questions through
+    ``observer`` until it gives its answer: the one parent loop of every
+    route.  A ProgramError names the program and keeps what it printed."""
     label = observer.label
     try:
-        child.send(job)
+        child.send(start)
         while True:
             msg = child.receive()
             if not isinstance(msg, dict):
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
             if "error" in msg:
-                raise observer.fail(str(msg["error"]), str(msg.get("kind", "crash")))
+                kind = str(msg.get("kind", "crash"))
+                raise observer.fail(str(msg["error"]), kind if kind in ProgramError.KINDS else "crash")
             asked = [q for q in QUESTIONS if q in msg]
             if len(asked) == 1 and len(msg) == 1:
                 child.send(observer.ask(asked[0], msg[asked[0]]))  # a list, a boolean or a number
                 continue
             if "best" in msg and "value" in msg and not asked:
-                return observer.result(msg["best"], msg["value"], **final)
+                return observer.result(msg["best"], msg["value"], value_required=value_required)
             raise observer.fail(f"sent {_show(msg)}: expected one question ({', '.join(QUESTIONS)}) "
                                 'or the answer {"best": ..., "value": ...}', "protocol")
     except ProgramError as err:
-        if err.reason.startswith(label):
-            raise
-        raise ProgramError(f"{label}: {err.reason}", err.kind, stdout=err.stdout,
-                           stderr=err.stderr) from None
-
+        stdout = err.stdout or getattr(child, "stdout_junk", "")
+        stderr = err.stderr or getattr(child, "stderr", "")
+        reason = err.reason if err.reason.startswith(label) else f"{label}: {err.reason}"
+        raise ProgramError(reason, err.kind, stdout=stdout, stderr=stderr) from None

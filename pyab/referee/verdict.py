@@ -1,49 +1,106 @@
-"""The verdict on a program under test: what is compared (``--compare``),
-the two sides' labels, the first disagreement shrunk to a small tree, and
-the command that replays it.
+"""The verdict on one tree: a program under test against pyab's reference.
 
-Shrinking is delta debugging on the failing tree itself, not Hypothesis:
-the trees of ``--random`` come from pyab's seeded generator (and the trees of
-FILE... from the user), so there is no Hypothesis choice sequence to shrink,
-and Hypothesis is only a test dependency.  The shrinker tries, greedily and
-until nothing more helps: replacing a subtree by one of its leaves, removing
-a child, moving a leaf value towards 0, and opening the window; a change is
-kept while the disagreement remains (any compared field still differs; a
-change that makes the program fail is not kept).  The result keeps the
-original node names, so it reads as a piece of the tree that failed.
+:func:`judge` runs the program on a tree (through any route), compares what
+was observed with the reference, and returns one :class:`Verdict`:
+
+* ``agree`` (exit 0);
+* ``disagree`` (exit 1), of kind ``differs`` (a compared field differs),
+  ``inner-static-value`` or ``not-a-child`` (the search asked a question
+  only a wrong search asks: :class:`~pyab.referee.protocol.SearchBug`);
+* ``error`` (exit 3), of the :class:`~pyab.errors.ProgramError`'s kind:
+  ``crash``, ``timeout``, ``limit``, ``refused``, ``protocol``, ``invalid``.
+
+What is compared (``--compare``, one name or a comma-separated list):
+``all`` (value, best move, leaves read and nodes visited, each equal to the
+algorithm's), ``move``, ``leaves``, ``visited`` (equal to the algorithm's),
+``value`` (a correct minimax value: the window's fail-low/fail-high answers
+allowed) and ``optimal-move`` (any root move whose minimax value is the
+root's).  Minimax here takes each node's own side to move, so trees where
+one side moves twice in a row are judged right.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Iterable
 
 from ..errors import ProgramError
-from ..prolog.facts import number
-from ..result import Result
-from ..tree import Number, Tree, build
+from ..result import Result, bound_text, json_number
+from ..tree import Number, Tree
+from .protocol import SearchBug
 
-__all__ = ["COMPARE", "Disagreement", "differences", "reference", "shrink", "value_correct"]
+__all__ = ["COMPARE", "KINDS", "Settings", "Verdict", "judge", "minimax_values",
+           "parse_compare", "reference_label", "value_correct"]
 
-COMPARE = ("all", "value", "move", "leaves")
-FIELDS = {"all": ("best", "value", "leaves", "visited"), "value": ("value",),
-          "move": ("best",), "leaves": ("leaves",)}
+COMPARE = ("all", "value", "move", "optimal-move", "leaves", "visited")
+
+# What each kind means: docs/referee.md says the same to users.
+KINDS = {
+    "agree": "every compared field agrees",
+    "differs": "a compared field differs from the reference",
+    "inner-static-value": "the search asked the static value of an inner node",
+    "not-a-child": "the search asked about a node it was never given",
+    **{k: "the program failed (exit 3)" for k in ProgramError.KINDS},
+}
+
+# (field, how): "exact" equal to the algorithm's, "minimax" a correct
+# minimax value, "optimal" one of the optimal root moves.
+_CHECKS = {"all": (("value", "exact"), ("best", "exact"), ("leaves", "exact"), ("visited", "exact")),
+           "value": (("value", "minimax"),), "move": (("best", "exact"),),
+           "optimal-move": (("best", "optimal"),), "leaves": (("leaves", "exact"),),
+           "visited": (("visited", "exact"),)}
 
 
-def reference_label(algorithm: str, compare: str) -> str:
-    return "reference (minimax)" if compare == "value" else f"reference ({algorithm})"
+def parse_compare(compare: str | Iterable[str] | None) -> tuple[str, ...]:
+    """``"value,optimal-move"`` (or a sequence) -> ("value", "optimal-move").
+    :raises ValueError: naming an unknown name."""
+    if compare is None:
+        return ("all",)
+    items = compare.split(",") if isinstance(compare, str) else list(compare)
+    out = tuple(dict.fromkeys(c.strip() for c in items if c.strip()))
+    bad = [c for c in out if c not in COMPARE]
+    if bad or not out:
+        raise ValueError(f"--compare {','.join(items)!r}: expected one or more of "
+                         f"{', '.join(COMPARE)}, separated by commas")
+    return out
 
 
-def reference(tree: Tree, algorithm: str, alpha: Number, beta: Number, depth: int | None,
-              compare: str) -> Result:
-    """pyab's answer: the Python mirror of ``algorithm``; for ``--compare
-    value`` the exhaustive minimax value (the question is then "is it a
-    correct minimax value?", whatever algorithm the program is)."""
-    from ..search import solve_python
-    if compare == "value":
-        return solve_python(tree, "minimax", -math.inf, math.inf, depth)
-    return solve_python(tree, algorithm, alpha, beta, depth)
+def _checks(compare: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple(dict.fromkeys(c for name in compare for c in _CHECKS[name]))
+
+
+def reference_label(algorithm: str, compare: tuple[str, ...], how: str | None = None) -> str:
+    """``reference (bratko)``, ``reference (minimax)``, or both for a list."""
+    hows = {how} if how else {h for _, h in _checks(compare)}
+    names = ([algorithm] if "exact" in hows else []) + (["minimax"] if hows - {"exact"} else [])
+    return f"reference ({'; '.join(names)})"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a verdict depends on besides the tree and the window."""
+
+    algorithm: str = "bratko"
+    depth: int | None = None
+    compare: tuple[str, ...] = ("all",)
+
+
+def minimax_values(tree: Tree, depth: int | None = None) -> list[Number | None]:
+    """The minimax value of every node (None below a depth limit), each
+    node maximising or minimising by its own side to move."""
+    vals: list[Number | None] = [None] * len(tree)
+    for i in range(len(tree) - 1, -1, -1):  # a child's id is above its parent's
+        d, kids = tree.depth[i], tree.kids[i]
+        if depth is not None and d > depth:
+            continue
+        if not kids or (depth is not None and d == depth):
+            if tree.values[i] is None:
+                raise ValueError(f"node {tree.names[i]!r} at depth {d} has no static value")
+            vals[i] = tree.values[i]
+        else:
+            kv = [vals[k] for k in kids]
+            vals[i] = max(kv) if tree.is_max_id(i) else min(kv)  # type: ignore[type-var]
+    return vals
 
 
 def value_correct(v: Number, minimax: Number, alpha: Number, beta: Number) -> bool:
@@ -58,173 +115,138 @@ def value_correct(v: Number, minimax: Number, alpha: Number, beta: Number) -> bo
     return v >= beta
 
 
-def _show(v: Any) -> str:
+def show(v: Any) -> str:
     if v is None:
         return "(none)"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return "-inf" if v == -math.inf else "inf" if v == math.inf else number(v)
+        return bound_text(v)
     if isinstance(v, tuple):
         return " ".join(v) if v else "(none)"
     return str(v)
 
 
-def differences(ref: Result, yours: Result, compare: str, ref_label: str, your_label: str,
-                alpha: Number = -math.inf, beta: Number = math.inf) -> list[str]:
-    """Readable lines, one per compared field on which the two differ."""
-    out = []
-    width = max(len(ref_label), len(your_label)) + 1
-    for f in FIELDS[compare]:
-        a, b = getattr(ref, f), getattr(yours, f)
-        if f == "value":
-            if b is None:  # the aima interface returns an action only
-                continue
-            same = value_correct(b, a, alpha, beta) if compare == "value" else number(a) == number(b)
-        else:
-            same = a == b
-        if same:
-            continue
-        line = f"{f}:\n    {ref_label + ':':<{width}} {_show(a)}\n    {your_label + ':':<{width}} {_show(b)}"
-        if compare == "value" and not (alpha < a < beta):
-            line += f"\n    (the minimax value is outside the window {_show(alpha)} .. {_show(beta)}: " \
-                    f"any bound on the same side is correct)"
-        if isinstance(a, tuple):
-            for i, (x, y) in enumerate(zip(a, b)):
-                if x != y:
-                    line += f"\n    first difference at step {i + 1}: reference {x}, yours {y}"
-                    break
-            else:
-                who, longer = ("yours", b) if len(b) > len(a) else ("the reference", a)
-                line += f"\n    first difference at step {min(len(a), len(b)) + 1}: only {who} goes on, " \
-                        f"with {longer[min(len(a), len(b))]}"
-        out.append(line)
-    return out
-
-
 @dataclass
-class Disagreement:
+class Verdict:
+    """One tree judged.  ``lines`` are the differences (or the reason),
+    readable; ``keys`` name what differs, so that a shrunk tree can be
+    checked to show the *same* disagreement (:meth:`same`)."""
+
+    status: str                     # "agree" | "disagree" | "error"
+    kind: str                       # a key of KINDS
     tree: Tree
     alpha: Number
     beta: Number
-    diff: list[str]
-    number: int = 0          # which random tree (0 for a file)
-    source: str = ""         # the file, or ""
-    shrunk: tuple[Tree, Number, Number, list[str]] | None = None
-    saved: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    keys: frozenset[str] = frozenset()
+    yours: Result | None = None
+    error: ProgramError | None = None
+
+    @property
+    def exit(self) -> int:
+        return {"agree": 0, "disagree": 1, "error": 3}[self.status]
+
+    def same(self, other: "Verdict") -> bool:
+        return (self.status, self.kind, self.keys) == (other.status, other.kind, other.keys)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"verdict": self.status, "kind": self.kind,
+                "window": [json_number(self.alpha), json_number(self.beta)],
+                "nodes": len(self.tree), "differences": list(self.lines)}
 
 
-# -- shrinking ----------------------------------------------------------------
-
-Shape = Any  # (name, value or None, [children]) nested
-
-
-def _shape(tree: Tree, i: int = 0) -> Shape:
-    return (tree.names[i], tree.values[i], [_shape(tree, k) for k in tree.kids[i]])
-
-
-def _tree(shape: Shape, side: str) -> Tree:
-    edges, values = [], []
-    stack = [shape]
-    while stack:
-        name, value, kids = stack.pop()
-        if kids:
-            edges.append((name, (0, 0), [(k[0], (0, 0)) for k in kids]))
-            stack.extend(reversed(kids))
-        if value is not None:
-            values.append((name, value, (0, 0)))
-    return build(edges, values, side)
-
-
-def _leaf_values(shape: Shape) -> list[Number]:
-    name, value, kids = shape
-    if not kids:
-        return [value]
-    return [v for k in kids for v in _leaf_values(k)]
+def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Settings) -> Verdict:
+    """Run ``route``'s program on ``tree`` in ``alpha..beta`` and judge it.
+    A reference that refuses the tree raises (bad input: the caller names
+    the file); the program's own failures are verdicts."""
+    checks = _checks(settings.compare)
+    ref = None
+    if any(how == "exact" for _, how in checks):
+        from ..engines import check_search
+        from ..search import solve_python
+        check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)
+        ref = solve_python(tree, settings.algorithm, alpha, beta, settings.depth)
+    try:
+        yours = route.search(tree, alpha, beta, depth=settings.depth)
+    except SearchBug as bug:
+        return Verdict("disagree", bug.kind, tree, alpha, beta, [bug.reason], frozenset([bug.kind]))
+    except ProgramError as err:
+        return Verdict("error", err.kind, tree, alpha, beta, [err.reason], error=err)
+    lines, keys = _compare(tree, alpha, beta, settings, checks, ref, yours, route.label)
+    if lines:
+        return Verdict("disagree", "differs", tree, alpha, beta, lines, frozenset(keys), yours)
+    return Verdict("agree", "agree", tree, alpha, beta, yours=yours)
 
 
-def _candidates(shape: Shape) -> list[Shape]:
-    """Smaller variants of ``shape``, biggest steps first; the root stays inner."""
-    out: list[Shape] = []
+def _compare(tree: Tree, alpha: Number, beta: Number, settings: Settings,
+             checks: tuple[tuple[str, str], ...], ref: Result | None, yours: Result,
+             label: str) -> tuple[list[str], list[str]]:
+    mm: list[Number | None] | None = None
 
-    def paths(s: Shape, path: tuple[int, ...]) -> list[tuple[tuple[int, ...], Shape]]:
-        acc = [(path, s)]
-        for i, k in enumerate(s[2]):
-            acc.extend(paths(k, path + (i,)))
-        return acc
+    def minimax() -> list[Number | None]:
+        nonlocal mm
+        if mm is None:
+            mm = minimax_values(tree, settings.depth)
+        return mm
 
-    def replace(s: Shape, path: tuple[int, ...], new: Shape | None) -> Shape:
-        if not path:
-            return new
-        name, value, kids = s
-        kids = list(kids)
-        if new is None and len(path) == 1:
-            del kids[path[0]]
-        else:
-            kids[path[0]] = replace(kids[path[0]], path[1:], new)
-        return (name, value, kids)
+    def root_value() -> Number:
+        v = minimax()[0]
+        assert v is not None  # the root is never below a depth limit
+        return v
 
-    everything = paths(shape, ())
-    if len(shape[2]) == 1 and shape[2][0][2]:  # a root with one move: start at that move
-        out.append(shape[2][0])
-    for path, s in everything:  # a subtree becomes one of its leaves
-        if path and s[2]:
-            for v in dict.fromkeys(_leaf_values(s)):
-                out.append(replace(shape, path, (s[0], v, [])))
-    for path, s in everything:  # a child goes
-        if len(s[2]) > 1:
-            for i in range(len(s[2])):
-                out.append(replace(shape, path + (i,), None))
-    for path, s in everything:  # a leaf value moves towards 0
-        if not s[2] and s[1] != 0:
-            v = s[1]
-            smaller = [0, int(v / 2)] + ([math.floor(v)] if isinstance(v, float) else [])
-            for w in dict.fromkeys(smaller):
-                if abs(w) < abs(v) or (w != v and isinstance(v, float)):
-                    out.append(replace(shape, path, (s[0], w, [])))
-    return out
+    def optimal() -> list[str]:
+        v = minimax()
+        return [tree.names[k] for k in tree.kids[0] if v[k] == v[0]]
 
-
-def _other(side: str) -> str:
-    return "min" if side == "max" else "max"
-
-
-def shrink(tree: Tree, alpha: Number, beta: Number,
-           disagrees: Callable[[Tree, Number, Number], list[str]],
-           budget: int = 3000) -> tuple[Tree, Number, Number, list[str]]:
-    """The smallest tree and window found on which ``disagrees`` still
-    returns difference lines (greedy delta debugging; at most ``budget``
-    tries).  ``disagrees`` may raise ProgramError: that candidate is dropped."""
-    side = tree.root_side
-
-    def check(t: Tree, a: Number, b: Number) -> list[str]:
-        try:
-            return disagrees(t, a, b)
-        except ProgramError:
-            return []
-
-    best_diff = check(tree, alpha, beta)
-    if not best_diff:
-        return tree, alpha, beta, []
-    shape, tries = _shape(tree), 0
-    changed = True
-    while changed and tries < budget:
-        changed = False
-        for a, b in ((-math.inf, math.inf), (-math.inf, beta), (alpha, math.inf)):
-            if (a, b) != (alpha, beta) and a <= b:
-                tries += 1
-                d = check(tree, a, b)
-                if d:
-                    alpha, beta, best_diff, changed = a, b, d, True
-                    break
-        for cand in _candidates(shape):
-            if tries >= budget:
-                break
-            try:  # a hoisted root (one level down) has the other side to move
-                t = _tree(cand, side if cand[0] == shape[0] else _other(side))
-            except ValueError:
+    lines: list[str] = []
+    keys: list[str] = []
+    for f, how in checks:
+        ref_label = reference_label(settings.algorithm, settings.compare, how)
+        b = getattr(yours, f)
+        note = ""
+        if how == "exact":
+            a = getattr(ref, f)
+            if f == "value":
+                if b is None:  # the aima interface returns an action only
+                    continue
+                same = bound_text(a) == bound_text(b)
+            else:
+                same = a == b
+            shown = show(a)
+        elif how == "minimax":
+            if b is None:
                 continue
-            tries += 1
-            d = check(t, alpha, beta)
-            if d:
-                shape, tree, side, best_diff, changed = cand, t, t.root_side, d, True
-                break
-    return tree, alpha, beta, best_diff
+            a = root_value()
+            same = value_correct(b, a, alpha, beta)
+            shown = show(a)
+            if not alpha < a < beta:
+                note = (f"\n    (the minimax value is outside the window {show(alpha)} .. {show(beta)}: "
+                        "any bound on the same side is correct)")
+        else:  # an optimal move: asked only when the root's value is inside the window
+            v0 = root_value()
+            moves = optimal()
+            same = not tree.kids[0] or not alpha < v0 < beta or b in moves
+            shown = f"any of {', '.join(moves)} (value {show(v0)})"
+        if same:
+            continue
+        key = f"{f}:{how}"
+        if f == "best":  # a wrong move stays wrong, a tie stays a tie, when shrunk
+            key += ":optimal" if b in optimal() else ":suboptimal"
+        keys.append(key)
+        width = max(len(ref_label), len(label)) + 1
+        line = f"{f}:\n    {ref_label + ':':<{width}} {shown}\n    {label + ':':<{width}} {show(b)}"
+        if f == "best" and b is not None and minimax()[tree.index[b]] is not None:
+            line += f" (value {show(minimax()[tree.index[b]])})"
+        line += note
+        if isinstance(b, tuple):
+            line += "\n    " + _first_step(a, b)
+        lines.append(line)
+    return lines, keys
+
+
+def _first_step(a: tuple, b: tuple) -> str:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"first difference at step {i + 1}: reference {x}, yours {y}"
+    who, longer = ("yours", b) if len(b) > len(a) else ("the reference", a)
+    return f"first difference at step {min(len(a), len(b)) + 1}: only {who} goes on, " \
+           f"with {longer[min(len(a), len(b))]}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 
@@ -82,12 +83,13 @@ def test_check_reports_a_disagreement_and_saves_the_tree(tmp_path):
                    "--program", str(mutant), "--save-dir", str(tmp_path))
     assert out.returncode == 1
     assert "DISAGREE" in out.stdout and "first difference at step" in out.stdout
-    saved = list(tmp_path.glob("pyab-mismatch-*.tree"))
-    assert len(saved) == 1
-    replay = out.stdout.split("replay with:")[1].split()
-    again = pyab_cli(*replay[1:], "--program", str(mutant))
+    saved = sorted(p.name for p in tmp_path.glob("pyab-mismatch-*.tree"))
+    assert saved == ["pyab-mismatch-seed1-3-shrunk.tree", "pyab-mismatch-seed1-3.tree"]
+    replay = shlex.split(out.stdout.split("replay with:")[1].strip())
+    assert replay[3:5] == ["--program", str(mutant)]  # the replay names the program
+    again = pyab_cli(*replay[1:])
     assert again.returncode == 1 and "DISAGREE" in again.stdout
-    fine = pyab_cli(*replay[1:])
+    fine = pyab_cli(*replay[1:3], *replay[5:])  # the slides' own program agrees on it
     assert fine.returncode == 0, fine.stdout
 
 

@@ -82,7 +82,6 @@ ERRORS = {
     "bad-algorithm": (["trace", SLIDES, "--algorithm", "nope", "--json"], 2, "UsageError"),
     "depth-on-bratko": (["solve", SLIDES, "--depth", "1", "--json"], 2, "SearchArgumentError"),
     "draw-format": (["draw", SLIDES, "-o", "x.gif", "--json"], 2, "Error"),
-    "check-missing": (["check", "no-such-file.tree", "--json"], 2, "DSLError"),
     "variants-missing": (["variants", "no-such-file.tree", "--json"], 2, "DSLError"),
 }
 
@@ -94,6 +93,14 @@ def test_errors_under_json_are_json_too(case):
     assert code == want_code == obj["exit"]
     assert obj["error"]["kind"] == kind
     assert err.strip(), "the error is said on stderr too"
+    valid(obj)
+
+
+def test_check_names_each_bad_file_and_checks_the_rest():
+    code, obj, err = run("check", "no-such-file.tree", SLIDES, "--json")
+    assert code == 2 == obj["exit"] and obj["checked"] == 1 and obj["refused"] == 1
+    assert obj["files"][0]["error"]["kind"] == "DSLError" and obj["files"][1]["agree"] is True
+    assert "no-such-file.tree" in err
     valid(obj)
 
 
@@ -120,3 +127,27 @@ def test_the_schema_rejects_a_wrong_shape():
     assert list(VALIDATOR.iter_errors(tr))
     assert list(VALIDATOR.iter_errors({"command": "solve", "exit": 2, "error": {"kind": "X"}}))
     assert list(VALIDATOR.iter_errors(dict(obj, value="NaN")))
+
+
+SLIDES_PY = f"{EXAMPLES / 'referee' / 'slides_alphabeta.py'}:alphabeta"
+
+
+def test_the_referees_verdicts_match_the_schema(tmp_path):
+    """One shape for every route: an agreement, a disagreement (shrunk, with
+    its replay) and a wrong search, each valid; and the schema can fail."""
+    code, obj, _ = run("check", SLIDES, "--python", SLIDES_PY, "--json")
+    assert code == 0 and obj["verdict"] == "agree" and obj["files"][0]["yours"]["best"] == "b"
+    valid(obj)
+    mutant = tmp_path / "mutant.py"
+    mutant.write_text((EXAMPLES / "referee" / "slides_alphabeta.py").read_text()
+                      .replace("val > beta", "val >= beta"))
+    code, obj, _ = run("check", "--random", "100", "--python", f"{mutant}:alphabeta",
+                       "--save-dir", str(tmp_path), "--json")
+    assert code == 1 and obj["first"]["shrunk"]["reproduced"] and obj["replay"]
+    valid(obj)
+    inner = tmp_path / "inner.py"
+    inner.write_text("def f(game, root, a, b):\n    return None, game.value(root)\n")
+    code, obj, _ = run("check", SLIDES, "--python", f"{inner}:f", "--save-dir", str(tmp_path), "--json")
+    assert code == 1 and obj["kind"] == "inner-static-value"
+    valid(obj)
+    assert list(VALIDATOR.iter_errors(dict(obj, kind="crash")))  # exit 3 is never a verdict kind

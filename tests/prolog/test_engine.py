@@ -170,3 +170,93 @@ def test_every_registry_entry_runs_in_prolog_with_its_template():
         assert alg.entry and "Root" in alg.entry and "Val" in alg.entry
         r = prolog.solve(pyab.parse(SLIDES_TEXT), name)
         assert r.value == 3, name
+
+
+# -- one call per tree (Engine.solve(once=True), solve_packed/11) ------------
+
+def test_one_call_per_tree_answers_as_the_ordinary_path():
+    """The one-call path gives field for field what the load-then-solve path
+    gives, on random trees with random windows (decimals and ties too), from
+    real SWI-Prolog runs, and makes exactly one call into SWI-Prolog a tree."""
+    import random
+
+    from pyab.trees.randomtrees import Shape, random_tree, random_window
+    rng = random.Random(7)
+    shape = Shape(values=(-3, 3), decimals=True)
+    with Engine() as once, Engine() as plain:
+        calls = []
+        real = once._rt.call
+        once._rt.call = lambda name, *a, **k: calls.append(name) or real(name, *a, **k)
+        try:
+            for _ in range(150):
+                tree = random_tree(rng, shape)
+                a, b = random_window(rng, tree, "random")
+                for alg in ("bratko", "aima"):
+                    calls.clear()
+                    r1 = once.solve(tree, alg, a, b, once=True)
+                    assert calls == ["solve_packed"]
+                    r2 = plain.solve(tree, alg, a, b, eager=True)
+                    assert (r1.best, r1.value, r1.leaves, r1.visited, r1.pruned) == \
+                           (r2.best, r2.value, r2.leaves, r2.visited, r2.pruned)
+        finally:
+            del once._rt.call
+        assert once.live_modules() == plain.live_modules()  # nothing of `once` stays in use
+
+
+def test_one_call_per_tree_keeps_hostile_names_exact():
+    from pyab.tree import build_plain
+    names = ["it's", "a\\b", "\n", "King e1", "Ω", "'", "r_1", "[]", "(", "max"]
+    tree = build_plain({"a b": names}, dict(zip(names, range(10))))
+    r = prolog.solve(tree, once=True)
+    assert r.best == "max" and r.visited == ("a b", *names) and r.leaves == tuple(names)
+
+
+def test_one_call_per_tree_catches_a_changed_comparison(tmp_path):
+    """`>` made `>=` in the slides' goodenough/7 is caught through the
+    one-call path (the Prolog side observed, the mirror beside it)."""
+    from pyab.engines import both
+    mutant = tmp_path / "mutant.pl"
+    src = (prolog.PROLOG_DIR / "alphabeta.pl").read_text()
+    changed = src.replace("min_to_move(Pos), Val > Beta, !", "min_to_move(Pos), Val >= Beta, !")
+    assert changed != src
+    mutant.write_text(changed)
+    tree = pyab.parse("[[3, 12, 8], [3, 4, 6], [14, 5, 2]]")
+    assert both(tree, program=str(mutant), alpha=-100, beta=3).differences
+    assert not both(tree, alpha=-100, beta=3).differences
+
+
+def test_one_call_per_tree_leaves_nothing_loaded_after_an_error(tmp_path):
+    broken = tmp_path / "throws.pl"
+    broken.write_text("alphabeta(_, _, _, _, _) :- throw(my_error(once)).\n")
+    slow = tmp_path / "slow.pl"
+    slow.write_text("alphabeta(_, _, _, _, _) :- repeat, fail.\n")
+    with Engine() as eng:
+        before = eng.live_modules()
+        tree = pyab.parse("a(b=1, c(d=2, e=3))")
+        with pytest.raises(pyab.PrologError) as err:
+            eng.solve(tree, program=broken, once=True)
+        assert err.value.term == "my_error(once)"
+        with pytest.raises(pyab.SearchTimeout):
+            eng.solve(tree, program=slow, timeout=0.2, once=True)
+        assert eng.live_modules() == before
+        assert eng.solve(tree, once=True).value == 2  # the module name is usable again
+        assert eng.live_modules() == before
+
+
+def test_a_loaded_or_big_tree_takes_the_ordinary_path():
+    with Engine() as eng:
+        calls = []
+        real = eng._rt.call
+        eng._rt.call = lambda name, *a, **k: calls.append(name) or real(name, *a, **k)
+        try:
+            tree = pyab.parse("a(b=1, c=2)")
+            eng.solve(tree)  # loaded now, and kept while the tree lives
+            calls.clear()
+            assert eng.solve(tree, once=True).value == 2
+            assert "solve_packed" not in calls
+            big = pyab.parse("[" + ", ".join(str(i % 7) for i in range(prolog._ONCE_NODES + 1)) + "]")
+            calls.clear()
+            assert eng.solve(big, once=True).value == 6
+            assert "solve_packed" not in calls
+        finally:
+            del eng._rt.call

@@ -92,7 +92,7 @@ def test_close_kills_the_whole_group(tmp_path):
     mark = tmp_path / "late"
     code = (f"import subprocess; subprocess.Popen(['sh', '-c', 'sleep 1; touch {mark}']); "
             "import time; time.sleep(30)")
-    with child(code) as c:
+    with child(code):
         time.sleep(0.3)
     time.sleep(1.5)
     assert not mark.exists()
@@ -102,7 +102,7 @@ def test_a_grandchild_that_leaves_the_group_is_killed_too(tmp_path):
     mark = tmp_path / "late"
     code = (f"import subprocess; subprocess.Popen(['setsid', 'sh', '-c', 'sleep 1; touch {mark}']); "
             "import time; time.sleep(30)")
-    with child(code) as c:
+    with child(code):
         time.sleep(0.3)
     time.sleep(1.5)
     assert not mark.exists()

@@ -90,3 +90,35 @@ def test_the_strategies_make_valid_trees_and_windows(tw):
     assert not tree.is_leaf(tree.root) and alpha <= beta
     assert pyab.solve(tree, "python", alpha=alpha, beta=beta).value is not None
     assert all(math.isfinite(v) for v in tree.values if v is not None)
+
+
+def test_a_wrong_search_fails_the_assertion_with_its_kind_even_when_caught():
+    """A static value asked of an inner node is a disagreement (an
+    AssertionError naming the kind), even when the function swallows the
+    referee's exception and answers anyway."""
+    def swallowing(game, pos, alpha, beta):
+        kids = game.children(pos)
+        try:
+            return kids[0], game.value(pos)  # the root is inner: a wrong search
+        except Exception:
+            return kids[0], 0
+    with pytest.raises(AssertionError, match=r"disagree \(inner-static-value\)"):
+        assert_same_search(swallowing, max_examples=20)
+
+
+def test_compare_takes_a_list_in_process_too():
+    def earlier_tie(game, pos, alpha, beta):  # minimax, keeping the earlier child on a tie
+        # (the slides' betterof/6 keeps the later one)
+        def mm(node):
+            kids = game.children(node)
+            if not kids:
+                return game.value(node)
+            vals = [mm(k) for k in kids]
+            return max(vals) if game.is_max(node) else min(vals)
+        kids = game.children(pos)
+        vals = [mm(k) for k in kids]
+        v = max(vals) if game.is_max(pos) else min(vals)
+        return kids[vals.index(v)], v
+    assert_same_search(earlier_tie, compare="value,optimal-move", max_examples=60, use_windows=False)
+    with pytest.raises(AssertionError, match="best:"):
+        assert_same_search(earlier_tie, compare="move", max_examples=200, use_windows=False)

@@ -68,7 +68,7 @@ def test_printing_program_leaves_json_alone(tmp_path):
     prog.write_text(program_text("print into --json", tmp_path / "x"), encoding="utf-8")
     done = _check(prog, "--json")
     obj = json.loads(done.stdout)
-    assert obj["agree"] is True and obj["files"][0]["prolog"]["best"] == "b"
+    assert obj["agree"] is True and obj["files"][0]["yours"]["best"] == "b"
 
 
 def test_escapes_are_shown_escaped(tmp_path):

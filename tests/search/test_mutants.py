@@ -88,3 +88,28 @@ def test_equivalent_mutant_is_not_reported(tmp_path, name):
 
 def test_the_real_program_passes_the_same_trees():
     assert first_disagreement(PROLOG_DIR / "alphabeta.pl", trees=300) is None
+
+
+# -- the same mutants through the referee's child route ---------------------------------
+
+def _referee(program, trees: int):
+    """The referee's own loop (pyab.referee.checking.run) on ``program``
+    in its SWI-Prolog child, on the same random trees: its report."""
+    from pyab.referee import open_route
+    from pyab.referee.checking import CheckOptions, run
+    options = CheckOptions(random=trees, seed=1, values=SHAPE.values, save_dir=None)
+    return run(open_route(program=str(program)), options)
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_mutant_is_caught_by_the_referee_and_shrunk(tmp_path, name):
+    report = _referee(mutate(tmp_path, name, MUTANTS[name]), trees=500)
+    assert report.first is not None, f"mutant '{name}' survived 500 random trees in the child"
+    assert report.shrunk.reproduced and report.shrunk.verdict.same(report.first)
+    assert len(report.shrunk.verdict.tree) <= len(report.first.tree)
+
+
+def test_the_referee_does_not_cry_wolf(tmp_path):
+    for name, edits in EQUIVALENT.items():
+        assert _referee(mutate(tmp_path, name, edits), trees=300).first is None
+    assert _referee(PROLOG_DIR / "alphabeta.pl", trees=300).first is None
