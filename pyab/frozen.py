@@ -108,7 +108,7 @@ class Frozen:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return self._compared() == other._compared()  # type: ignore[attr-defined]
+            return self._compared() == other._compared()
         return NotImplemented
 
     def __hash__(self) -> int:

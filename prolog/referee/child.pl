@@ -38,9 +38,16 @@
       - plain: the program is consulted into `student` (its directives run:
         for trusted code only);
       - --untrusted: its clauses are read, not consulted; no directive runs
-        except dynamic/1, discontiguous/1 and imports of a few harmless
-        libraries; then the entry goal is vetted with library(sandbox)'s
-        safe_goal/1 before anything runs.
+        except dynamic/1, discontiguous/1, imports of a few harmless
+        libraries, and include/1, consult/1, ensure_loaded/1 or [F] of a
+        file in the program's own folder (read the same way, each once);
+        then the entry goal is vetted with library(sandbox)'s safe_goal/1
+        before anything runs.  SWI-Prolog 9's library(sandbox) holds
+        print_message/2 and message_to_string/2 safe, but a message that
+        formats with ~@ calls its argument: under --untrusted both run only
+        messages whose every line is plain text (vet_message_/1); the rest
+        raise a permission error.  pyab runs this child inside an
+        operating-system sandbox as well (pyab/referee/sandbox.py).
     In both a program that defines moves/2, staticval/2, max_to_move/1 or
     min_to_move/1 itself is refused, naming the predicate.
 
@@ -63,6 +70,10 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(readutil)).
+:- use_module(library(prolog_wrap)).
+:- use_module(library(prolog_format), [format_types/2]).
+:- use_module(library(when)).           % format_types/2 needs it: loaded now, not
+                                        % autoloaded (with a message) mid-vetting
 :- use_module('../bridge/entry').      % the entry goal, read as the bridge reads it
 
 :- dynamic protocol_/2.                  % In, Out: the parent's streams
@@ -201,6 +212,22 @@ sandbox:safe_primitive(system:nl(Out)) :- Out == user_error.
 sandbox:safe_primitive(system:write(Out, _)) :- Out == user_error.
 sandbox:safe_primitive(system:writeln(Out, _)) :- Out == user_error.
 sandbox:safe_primitive(system:print(Out, _)) :- Out == user_error.
+%   Tracing on the current output (here the captured stderr: the program
+%   cannot change it, set_output/1 is not safe): library(sandbox) allows
+%   only writeln/1 and format/1,2.  print/1 (and writef/2's %p) adds
+%   portray/1 hooks to write/1, and a program under --untrusted cannot
+%   define one (a clause for user:portray/1 is for another module: refused).
+%   write_term/2 is left out: its portray_goal option calls a goal.
+sandbox:safe_primitive(system:write(_)).
+sandbox:safe_primitive(system:writeq(_)).
+sandbox:safe_primitive(system:print(_)).
+sandbox:safe_primitive(system:write_canonical(_)).
+sandbox:safe_primitive(system:nl).
+sandbox:safe_primitive(system:tab(_)).
+sandbox:safe_primitive(system:put_char(_)).
+sandbox:safe_primitive(system:put(_)).
+sandbox:safe_primitive(system:ttyflush).
+sandbox:safe_primitive(system:flush_output).
 sandbox:safe_primitive(system:writeq(Out, _)) :- Out == user_error.
 
                  /*******************************
@@ -240,12 +267,84 @@ note_load_error_(Term) :-
 
 load_untrusted_(File) :-
     prepare_module_,
-    catch(setup_call_cleanup(
-              open(File, read, S, [encoding(utf8)]),
-              read_clauses_(S, File),
-              close(S)),
-          E,
-          refuse_or_fail_(6, E)).
+    guard_messages_,
+    absolute_file_name(File, Abs),
+    file_directory_name(Abs, Dir),
+    assertz(home_(Dir)),
+    catch(read_file_(Abs), E, refuse_or_fail_(6, E)).
+
+:- dynamic home_/1, read_/1.            % the program's folder; files read
+
+read_file_(File) :-
+    (   read_(File)
+    ->  true                            % each file once: no include loop
+    ;   assertz(read_(File)),
+        setup_call_cleanup(
+            open(File, read, S, [encoding(utf8)]),
+            read_clauses_(S, File),
+            close(S))
+    ).
+
+%   include/1, consult/1, ensure_loaded/1 and [F]: a file of the program's
+%   own folder (relative to the file that names it), read as clauses.
+
+own_file_(Spec, Where, Path) :-
+    Where = From:_,
+    (   atom(Spec) -> Name = Spec
+    ;   string(Spec) -> atom_string(Name, Spec)
+    ;   refuse_(Where, "~q names no file of the program's folder", [Spec])
+    ),
+    file_directory_name(From, FromDir),
+    absolute_file_name(Name, Path0, [relative_to(FromDir)]),
+    (   exists_file(Path0) -> Path = Path0
+    ;   file_name_extension(Path0, pl, Path), exists_file(Path) -> true
+    ;   refuse_(Where, "there is no file ~q in the program's folder", [Spec])
+    ),
+    home_(Home),
+    atom_concat(Home, '/', Prefix),
+    (   sub_atom(Path, 0, _, _, Prefix)
+    ->  true
+    ;   refuse_(Where, "~q is not in the program's own folder ~w", [Spec, Home])
+    ).
+
+include_directive_(include(F), F).
+include_directive_(consult(F), F).
+include_directive_(ensure_loaded(F), F) :- F \= library(_).
+include_directive_([F], F).
+
+%   Messages that run goals: refused (see the header).
+
+guard_messages_ :-
+    wrap_predicate('$messages':print_message(K, T), pyab_child, W,
+                   (K == silent -> W ; pyab_child:vet_message_(T), W)),
+    wrap_predicate('$messages':message_to_string(T2, _), pyab_child, W2,
+                   (pyab_child:vet_message_(T2), W2)).
+
+vet_message_(T) :-
+    (   catch('$messages':translate_message(T, Lines, []), _, fail),
+        forall(member(L, Lines), plain_line_(L))
+    ->  true
+    ;   throw(error(permission_error(print, message, T),
+                    context(pyab_child:vet_message_/1,
+                            'a message that can run a goal (~@) is not allowed under --untrusted')))
+    ).
+
+plain_line_(L) :- var(L), !, fail.
+plain_line_(Fmt-Args) :- !, plain_format_(Fmt, Args).
+plain_line_(ansi(_, Fmt, Args)) :- !, plain_format_(Fmt, Args).
+plain_line_(Fmt) :- (atom(Fmt) ; string(Fmt)), !, plain_format_(Fmt, []).
+plain_line_(L) :- memberchk(L, [nl, flush, at_same_line, full_stop]), !.
+plain_line_(begin(_, _)).
+plain_line_(end(_)).
+plain_line_(prefix(_)).
+plain_line_(url(_)).
+plain_line_(url(_, _)).
+
+plain_format_(Fmt, Args) :-
+    (   atom(Fmt) ; string(Fmt) ),
+    catch(format_types(Fmt, Types), _, fail),
+    \+ memberchk(callable, Types),
+    (   is_list(Args) -> true ; Args \= [_|_] ).
 
 read_clauses_(S, File) :-
     read_term(S, T, [module(student), term_position(P), syntax_errors(error)]),
@@ -276,9 +375,15 @@ clause_(C, Where) :-
     ).
 
 directive_(D, Where) :-
+    nonvar(D),
+    include_directive_(D, Spec),
+    !,
+    own_file_(Spec, Where, Path),
+    read_file_(Path).
+directive_(D, Where) :-
     (   allowed_directive_(D)
     ->  catch(student:D, E, refuse_(Where, "the directive :- ~q failed: ~q", [D, E]))
-    ;   refuse_(Where, "the directive :- ~q does not run under --untrusted (only dynamic/1, discontiguous/1 and imports of library(lists) and a few other libraries)", [D])
+    ;   refuse_(Where, "the directive :- ~q does not run under --untrusted (only dynamic/1, discontiguous/1, imports of library(lists) and a few other libraries, and include/1 or consult/1 of a file in the program's own folder)", [D])
     ).
 
 allowed_directive_(D) :- var(D), !, fail.

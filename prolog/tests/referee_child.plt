@@ -67,6 +67,46 @@ test(untrusted_refuses_shell) :-
     delete_file(File),
     assertion(Status == exit(5)).
 
+%   SWI-Prolog 9's library(sandbox) holds print_message/2 and
+%   message_to_string/2 safe, and a message that formats with ~@ calls its
+%   argument: the child refuses such messages (exit 3, the goal not run)
+%   and still prints plain ones.
+
+test(untrusted_refuses_a_goal_in_a_message,
+     [forall(member(Call, ["print_message(error, format(\"~@\", [G]))",
+                           "message_to_string(format(\"~@\", [G]), _)",
+                           "'$messages':print_message(error, format(\"~@\", [G]))"]))]) :-
+    tmp_file(ran, Mark),
+    tmp_file_stream(text, File, S),
+    format(S, "alphabeta(_, _, _, _, 1) :- G = (open(~q, write, O), close(O)), ~w.~n",
+           [Mark, Call]),
+    close(S),
+    child_exit_(File, Status),
+    delete_file(File),
+    assertion(Status == exit(3)),
+    assertion(\+ exists_file(Mark)).
+
+test(untrusted_prints_a_plain_message) :-
+    tmp_file_stream(text, File, S),
+    format(S, "alphabeta(_, _, _, _, 1) :- print_message(error, format(\"plain ~~w\", [x])),~n    message_to_string(format(\"n ~~d\", [1]), _), writef('%w\\n', [t]), print(p), nl.~n", []),
+    close(S),
+    child_exit_(File, Status),
+    delete_file(File),
+    assertion(Status == exit(0)).
+
+test(untrusted_includes_its_own_folder) :-
+    tmp_file(dir, Dir),
+    make_directory(Dir),
+    directory_file_path(Dir, 'helper.pl', Helper),
+    directory_file_path(Dir, 'main.pl', Main),
+    setup_call_cleanup(open(Helper, write, H), format(H, "one(1).~n", []), close(H)),
+    setup_call_cleanup(open(Main, write, M),
+                       format(M, ":- include(helper).~n:- consult('helper.pl').~nalphabeta(_, _, _, _, V) :- one(V).~n", []),
+                       close(M)),
+    child_exit_(Main, Status),
+    delete_directory_and_contents(Dir),
+    assertion(Status == exit(0)).
+
 %   GoodPos left unbound is JSON's null (the answer "no move"), not the
 %   string "null".
 

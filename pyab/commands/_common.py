@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from typing import Any
 
@@ -113,10 +114,13 @@ def add_program(p: argparse.ArgumentParser) -> None:
                    help="for --python: pyab (FUNC(game, root, alpha, beta) -> (best, value); "
                         "default) or aima (aima-python's Game protocol, FUNC(state, game) -> action)")
     g.add_argument("--untrusted", action="store_true",
-                   help="with --program: a program you do not trust: its clauses are read, not "
-                        "consulted (no directive runs), calls outside library(sandbox)'s safe set "
-                        "are refused before anything runs, and the child gets limits (default "
-                        "--timeout 10, --memory 1024, no new processes, 1 MB files); docs/grading.md")
+                   help="a program you do not trust, on any route: it runs in an operating-system "
+                        "sandbox (bubblewrap, else unshare; refused when neither works) with its "
+                        "own namespaces (no network, no view of pyab), a private copy of its "
+                        "folder and limits (default --timeout 10, --memory 1024, 32 processes, "
+                        "16 MB files, 64 open files, 1800 s in all); with --program its clauses "
+                        "are also read, not consulted, and vetted by library(sandbox); "
+                        "docs/grading.md")
     g.add_argument("--memory", type=positive, default=None, metavar="MB",
                    help="the child process's address-space limit in MB (exit 3 when hit)")
 
@@ -183,9 +187,21 @@ def print_json(obj: Any) -> None:
     _dump(obj)
 
 
+# Characters JSON may carry raw that a terminal or an editor acts on: DEL,
+# the C1 controls (U+009B is a one-byte escape sequence), the line and
+# paragraph separators and the bidi overrides (text that reads backwards).
+_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(obj: Any) -> str:
+    """``obj`` as JSON: readable non-ASCII text, but every control and bidi
+    character escaped as ``\\uXXXX`` (json escapes C0 itself)."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _dump(obj: Any) -> None:
-    json.dump(obj, sys.stdout, ensure_ascii=False, allow_nan=False)
-    sys.stdout.write("\n")
+    sys.stdout.write(json_text(obj) + "\n")
 
 
 def window_text(alpha: float, beta: float) -> str:

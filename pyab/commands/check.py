@@ -374,17 +374,12 @@ class _workers_die_with_us:
     def __enter__(self):
         import signal
         import threading
+
+        from ..referee.child import on_sigterm
         self.old = None
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGTERM, self._on_sigterm)
+            self.old = signal.signal(signal.SIGTERM, on_sigterm(self.stop))
         return self
-
-    def _on_sigterm(self, signum, frame) -> None:
-        import os
-        import signal
-        self.stop()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
 
     def stop(self) -> None:
         procs = list(getattr(self.pool, "_processes", {}).values())
@@ -413,13 +408,9 @@ def _worker_start(parent: int) -> None:
     program's child cleanly on SIGTERM."""
     import os
     import signal
-    import sys
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except Exception:
-            pass
+
+    from ..referee.child import die_with_parent
+    die_with_parent()
     if os.getppid() != parent:  # the parent died before we asked
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us

@@ -11,7 +11,9 @@ Three routes to a program, one protocol:
 * ``--program FILE.pl [--untrusted]``: a Prolog program, run by its own
   SWI-Prolog (:class:`PrologRoute`, through ``prolog/referee/child.pl``);
 
-and one in-process, for ``pyab.testing``: a Python function called with the
+``untrusted`` confines a child of any of the three in an operating-system
+sandbox (``sandbox``); and one route in-process, for ``pyab.testing``: a
+Python function called with the
 observer's game object (:class:`FunctionRoute`).  :func:`open_route` makes
 the route the options name; ``verdict.judge`` judges one tree on any route
 and ``checking.run`` loops over trees.
@@ -67,15 +69,27 @@ class _ChildRoute(Route):
     search; replaced after it failed (a failed child's state is unknown)."""
 
     def __init__(self, argv: list[str], label: str, flags: Flags, *,
-                 timeout: float | None = None, memory_mb: int | None = None):
-        self.argv, self.label, self.flags = argv, label, flags
-        self.timeout, self.memory_mb = timeout, memory_mb
+                 timeout: float | None = None, memory_mb: int | None = None,
+                 untrusted: bool = False):
+        self.argv, self.label = argv, label
+        self.flags = flags + ([("--untrusted", True)] if untrusted else [])
+        self.timeout, self.memory_mb, self.untrusted = timeout, memory_mb, untrusted
         self._child: Any = None
+
+    def _confine(self) -> tuple[list[str], Any]:
+        """The confined argv and its sandbox (``--untrusted``)."""
+        from .sandbox import exec_child
+        return exec_child(self.argv)
 
     def _start(self) -> Any:
         from .child import Child
         if self._child is None:
-            self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb)
+            if self.untrusted:
+                from .sandbox import limits
+                argv, box = self._confine()
+                self._child = Child(argv, sandbox=box, **limits(self.timeout, self.memory_mb))
+            else:
+                self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb)
         return self._child
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None):
@@ -129,7 +143,11 @@ class PythonRoute(_ChildRoute):
         flags: Flags = [("--python", spec)] + ([("--interface", interface)] if interface != "pyab" else [])
         super().__init__([sys.executable, "-m", "pyab.referee.pychild", spec, "--interface", interface],
                          f"yours ({spec})", flags, **kw)
-        self.interface = interface
+        self.interface, self.spec = interface, spec
+
+    def _confine(self) -> tuple[list[str], Any]:
+        from .sandbox import python_child
+        return python_child(self.spec, self.interface)
 
 
 class FunctionRoute(Route):
@@ -205,13 +223,12 @@ def open_route(*, program: str | None = None, python: str | None = None,
     interface = interface or "pyab"
     if interface != "pyab" and not python:
         raise ValueError("--interface applies to --python (an --exec program speaks the JSON protocol)")
-    if untrusted and not program:
-        raise ValueError("--untrusted applies to --program FILE.pl")
     route: Route | None = None
     if python:
-        route = PythonRoute(python, interface, timeout=timeout, memory_mb=memory_mb)
+        route = PythonRoute(python, interface, timeout=timeout, memory_mb=memory_mb,
+                            untrusted=untrusted)
     elif exec:
-        route = ExecRoute(exec, timeout=timeout, memory_mb=memory_mb)
+        route = ExecRoute(exec, timeout=timeout, memory_mb=memory_mb, untrusted=untrusted)
     elif program:
         route = PrologRoute(program, algorithm, timeout, untrusted=untrusted, memory_mb=memory_mb)
     if route is not None:

@@ -17,6 +17,20 @@ worker), and pyab makes itself a *child subreaper* so that a grandchild
 that double-forks and calls ``setsid`` to leave the group is handed back to
 pyab, which kills it at close.
 
+With a :class:`~pyab.referee.sandbox.Sandbox` (``--untrusted``) the child
+runs confined by the operating system, and the child cannot attack pyab:
+every write to it has a deadline (pyab never blocks on a full pipe: the
+pipe is non-blocking and waited on with ``select``), the watchdog is pyab's
+own loop and the child, in a pid namespace of its own, can neither see,
+signal nor trace pyab; pyab makes itself non-dumpable (``PR_SET_DUMPABLE``
+0) while such a child lives, so that no process of its user can attach to
+it or open its ``/proc`` files; the child inherits no descriptor but the
+three pipes; and a wall-clock limit bounds the whole run, not just a search.
+
+This module is also where pyab's other processes are supervised:
+:func:`die_with_parent` (``PR_SET_PDEATHSIG``) and :func:`on_sigterm` serve
+the ``--jobs`` workers as well.
+
 Everything the child does wrong ends as :class:`pyab.errors.ProgramError`
 (exit code 3) with a one-line reason and the captured output.
 """
@@ -39,10 +53,11 @@ from typing import Any
 from ..errors import ProgramError
 from . import placement
 
-__all__ = ["CAP", "Child", "escape", "kill_all"]
+__all__ = ["CAP", "Child", "die_with_parent", "escape", "kill_all", "on_sigterm"]
 
 CAP = 64 * 1024          # bytes of stderr / junk stdout kept (the rest counted, not kept)
 MAX_LINE = 16 * 1024 * 1024  # a single protocol line longer than this is junk
+WRITE_GRACE = 30.0           # seconds a child may leave its input unread when no clock runs
 
 _LIVE: "weakref.WeakSet[Child]" = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
@@ -85,22 +100,35 @@ class _Capped:
         return s + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
 
 
+def _prctl(option: int, value: int) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except Exception:  # pragma: no cover - no libc prctl
+        return False
+
+
+def die_with_parent() -> None:
+    """This process gets SIGKILL when the one that started it dies, even by
+    SIGKILL (Linux ``PR_SET_PDEATHSIG``): a program's child, a --jobs worker."""
+    _prctl(1, signal.SIGKILL)
+
+
 def _limits(memory_mb: int | None, cpu_seconds: int | None, nproc: int | None,
-            fsize_mb: int | None):
-    """The preexec function: runs in the child between fork and exec."""
+            fsize_mb: int | None, nofile: int | None = None):
+    """The preexec function: runs in the child between fork and exec (after
+    it changed user, when it did: the death signal survives that)."""
     import resource
 
     def setup() -> None:
-        if sys.platform.startswith("linux"):
-            try:  # die with the process that started us, even on its SIGKILL
-                import ctypes
-                ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            except Exception:  # pragma: no cover - no libc prctl
-                pass
+        die_with_parent()
         for res, value in ((resource.RLIMIT_AS, memory_mb and memory_mb * 1024 * 1024),
                            (resource.RLIMIT_CPU, cpu_seconds),
                            (resource.RLIMIT_NPROC, nproc),
-                           (resource.RLIMIT_FSIZE, fsize_mb and fsize_mb * 1024 * 1024)):
+                           (resource.RLIMIT_FSIZE, fsize_mb and fsize_mb * 1024 * 1024),
+                           (resource.RLIMIT_NOFILE, nofile)):
             if value is not None:
                 soft, hard = resource.getrlimit(res)
                 if hard != resource.RLIM_INFINITY:
@@ -113,13 +141,32 @@ def _limits(memory_mb: int | None, cpu_seconds: int | None, nproc: int | None,
 def _become_subreaper() -> None:
     """Orphaned descendants of pyab's children come back to pyab, not init
     (Linux ``PR_SET_CHILD_SUBREAPER``), so :meth:`Child.close` finds them."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(36, 1)
-    except Exception:  # pragma: no cover
-        pass
+    _prctl(36, 1)
+
+
+def _tasks_of(uid: int) -> int:
+    """How many tasks (processes and threads) ``uid`` runs now: the
+    process limit counts them all, so a confined child gets its allowance
+    on top of them."""
+    n = 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.stat(f"/proc/{pid}").st_uid == uid:
+                    n += len(os.listdir(f"/proc/{pid}/task"))
+            except OSError:
+                pass
+    return n
+
+
+_CONFINED = 0  # sandboxed children alive: pyab stays non-dumpable while > 0
+
+
+def _confined(delta: int) -> None:
+    global _CONFINED
+    with _LIVE_LOCK:
+        _CONFINED += delta
+        _prctl(4, 0 if _CONFINED > 0 else 1)  # PR_SET_DUMPABLE
 
 
 class Child:
@@ -131,12 +178,19 @@ class Child:
     ``env`` as for :class:`subprocess.Popen`; ``exit_codes`` what the
     child's exit codes mean, when it is one of pyab's own children
     (:data:`PROLOG_CHILD_EXIT`); a user's ``--exec`` program's are its own.
+    ``sandbox`` (a :class:`~pyab.referee.sandbox.Sandbox`) confines the
+    child, which the Child then owns (removed at :meth:`close`); ``nproc``
+    is then an allowance on top of what the sandbox's user runs already.
+    ``nofile`` limits open files; ``wall_seconds`` the whole life of the
+    child, from start to the last answer.
     """
 
     def __init__(self, argv: list[str], *, timeout: float | None, memory_mb: int | None,
                  cwd: str | None = None, env: dict | None = None,
                  cpu_seconds: int | None = None, nproc: int | None = None,
-                 fsize_mb: int | None = None, exit_codes: dict[int, tuple[str, str]] | None = None):
+                 fsize_mb: int | None = None, exit_codes: dict[int, tuple[str, str]] | None = None,
+                 sandbox: Any = None, nofile: int | None = None,
+                 wall_seconds: float | None = None):
         self.exit_codes = exit_codes or {}  # what the child's own exit codes mean (PROLOG_CHILD_EXIT)
         if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
             raise ValueError(f"a timeout must be a positive number of seconds, not {timeout!r}")
@@ -149,20 +203,38 @@ class Child:
         self._deadline: float | None = None
         self._closed = False
         self._stderr_open = True
+        self.sandbox = sandbox
+        self.wall_seconds = wall_seconds
+        self._wall = None if wall_seconds is None else time.monotonic() + wall_seconds
         _install_handlers()
+        extra: dict[str, Any] = {}
+        argv = self.argv
+        if sandbox is not None:
+            argv, env, extra = sandbox.command(argv, cwd), sandbox.env(), sandbox.popen_args()
+            cwd = None
+            if nproc is not None and sys.platform.startswith("linux"):
+                nproc += _tasks_of(extra.get("user", os.getuid()))
         env = dict(os.environ if env is None else env)
         env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
         self._placed = placement.share_cpu(self)  # the child inherits this thread's CPU
         try:
+            if sandbox is not None:
+                _confined(+1)
             self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=cwd, env=env, start_new_session=True, close_fds=True,
-                preexec_fn=_limits(memory_mb, cpu_seconds, nproc, fsize_mb))
+                preexec_fn=_limits(memory_mb, cpu_seconds, nproc, fsize_mb, nofile), **extra)
         except OSError as err:
             self._placed.release()
+            if sandbox is not None:
+                _confined(-1)
+                sandbox.cleanup()
             raise ProgramError(f"cannot start {self.argv[0]}: {err.strerror or err}", "crash") from None
         self.pgid = self.proc.pid  # start_new_session: the child leads its own group
-        for f in (self.proc.stdout, self.proc.stderr):
+        stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all PIPE
+        self._pipes = (stdin, stdout, stderr)
+        for f in self._pipes:
             os.set_blocking(f.fileno(), False)
         with _LIVE_LOCK:
             _LIVE.add(self)
@@ -192,11 +264,42 @@ class Child:
         data = _ANSWERS.get(obj) if obj.__class__ is bool else None
         if data is None:
             data = (_ENCODER.encode(obj) + "\n").encode("ascii")
-        try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._ended("while pyab was writing to it") from None
+        fd = self._pipes[0].fileno()
+        deadline: float | None = None
+        while True:  # never blocks: a child that stops reading meets a deadline
+            try:
+                data = data[os.write(fd, data):]
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise self._ended("while pyab was writing to it") from None
+            if not data:
+                return
+            if deadline is None:
+                deadline, why = self._next_deadline()
+                if deadline is None:
+                    deadline, why = time.monotonic() + WRITE_GRACE, "write"
+            wait = deadline - time.monotonic()
+            if wait <= 0:
+                raise self._overdue(why, writing=True)
+            select.select([], [fd], [], wait)
+
+    def _next_deadline(self) -> tuple[float | None, str]:
+        """The nearer of the search's and the whole run's deadlines."""
+        if self._wall is not None and (self._deadline is None or self._wall < self._deadline):
+            return self._wall, "wall"
+        return self._deadline, "search"
+
+    def _overdue(self, why: str, writing: bool = False) -> ProgramError:
+        self.close()
+        if why == "wall":
+            return self._error(f"timeout: the whole run took longer than {self.wall_seconds:g} s "
+                               "(its wall-clock limit)", "timeout")
+        if why == "write":
+            return self._error(f"timeout: it left its input unread for {WRITE_GRACE:g} s",
+                               "timeout")
+        tail = " (it stopped reading its input)" if writing else ""
+        return self._error(f"timeout: a search took longer than {self.timeout:g} s{tail}", "timeout")
 
     def receive(self) -> Any:
         """The next JSON value the child writes on a line of its own.
@@ -228,7 +331,7 @@ class Child:
             raise bad("a line that is not JSON") from None
 
     def _read_some(self) -> None:
-        out, err = self.proc.stdout.fileno(), self.proc.stderr.fileno()
+        out, err = self._pipes[1].fileno(), self._pipes[2].fileno()
         # Read before select(): a child on our CPU has mostly answered by
         # now, and select() would be a system call for nothing.  It is asked
         # when nothing is there (it also drains stderr).  The time limit is
@@ -237,12 +340,11 @@ class Child:
         ready: Any = (out,)
         while True:
             wait = None
-            if self._deadline is not None:
-                wait = self._deadline - time.monotonic()
+            deadline, why = self._next_deadline()
+            if deadline is not None:
+                wait = deadline - time.monotonic()
                 if wait <= 0:
-                    self.close()
-                    raise self._error(f"timeout: a search took longer than {self.timeout:g} s",
-                                      "timeout")
+                    raise self._overdue(why)
             if out in ready:
                 chunk = _read(out)
                 if chunk:
@@ -319,16 +421,19 @@ class Child:
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
             pass
         self._drain_stderr()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for f in self._pipes:
             try:
                 f.close()
             except OSError:
                 pass
         _killpg(self.pgid)  # anything the group started while we reaped
-        _reap_orphans(self.pgid)
+        _reap_orphans(self.pgid)  # a sandbox's namespace ends with its first process, reaped here
         with _LIVE_LOCK:
             _LIVE.discard(self)
         self._placed.release()  # the parent thread's CPU mask back, once no child holds it
+        if self.sandbox is not None:
+            _confined(-1)
+            self.sandbox.cleanup()
 
     @property
     def alive(self) -> bool:
@@ -473,7 +578,14 @@ def _install_handlers() -> None:
             signal.signal(signal.SIGTERM, _on_sigterm)
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
-    kill_all()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    os.kill(os.getpid(), signal.SIGTERM)
+def on_sigterm(cleanup: Any) -> Any:
+    """A SIGTERM handler that runs ``cleanup()`` and then lets the default
+    action end the process (its exit status says SIGTERM, as without it)."""
+    def handler(signum: int, frame: Any) -> None:
+        cleanup()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+    return handler
+
+
+_on_sigterm = on_sigterm(kill_all)

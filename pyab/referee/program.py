@@ -26,13 +26,10 @@ from ..errors import ProgramError
 from ..result import Result
 from .child import PROLOG_CHILD_EXIT, Child
 from .protocol import Observer, SearchBug, converse, job
+from .sandbox import LIMITS as UNTRUSTED_DEFAULTS  # limits an --untrusted run gets unless told
 
 __all__ = ["PrologProgram", "UNTRUSTED_DEFAULTS"]
 
-
-# Limits an --untrusted run gets unless told otherwise.
-UNTRUSTED_DEFAULTS = {"timeout": 10.0, "memory_mb": 1024, "cpu_seconds": 3600, "nproc": 0,
-                      "fsize_mb": 1}
 
 class PrologProgram:
     """``path`` (a Prolog file) as a program under test, in a child process.
@@ -66,9 +63,15 @@ class PrologProgram:
             return self._child
         self._dir = self._dir or tempfile.TemporaryDirectory(prefix="pyab-child-")
         from ..resources import prolog_dir
-        child_pl = prolog_dir() / "referee" / "child.pl"
-        argv = [self.swipl, "--no-packs", "-q", "-g", "pyab_child:main", "-t", "halt",
-                str(child_pl), "--",
+        child_pl, swipl, box = str(prolog_dir() / "referee" / "child.pl"), self.swipl, None
+        if self.untrusted:  # confined: a copy of the program's folder and of child.pl only
+            from .sandbox import Sandbox
+            entry_pl = str(prolog_dir() / "bridge" / "entry.pl")  # child.pl's one import of pyab's
+            box = Sandbox(Path(self.path).parent,
+                          ship=((child_pl, "referee/child.pl"), (entry_pl, "bridge/entry.pl")))
+            child_pl, swipl = box.shipped("referee/child.pl"), "swipl"
+        argv = [swipl, "--no-packs", "-q", "-g", "pyab_child:main", "-t", "halt",
+                child_pl, "--",
                 *(["--untrusted"] if self.untrusted else []), self.path]
         env = {k: v for k, v in os.environ.items()
                if k in ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "HOME", "TMPDIR")}
@@ -77,7 +80,8 @@ class PrologProgram:
         self._child = Child(argv, timeout=lim.get("timeout"), memory_mb=lim.get("memory_mb"),
                             cwd=self._dir.name, env=env, cpu_seconds=lim.get("cpu_seconds"),
                             nproc=lim.get("nproc"), fsize_mb=lim.get("fsize_mb"),
-                            exit_codes=PROLOG_CHILD_EXIT)
+                            exit_codes=PROLOG_CHILD_EXIT, sandbox=box, nofile=lim.get("nofile"),
+                            wall_seconds=lim.get("wall_seconds"))
         return self._child
 
     def solve(self, tree: Any, algorithm: str = "bratko", alpha: Any = -math.inf,

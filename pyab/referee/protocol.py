@@ -43,6 +43,7 @@ from ..tree import Number, Tree
 __all__ = ["QUESTIONS", "Observer", "SearchBug", "converse", "from_wire", "job"]
 
 QUESTIONS = ("moves", "max_to_move", "staticval")
+_CLAIMS = ("crash", "invalid", "refused")  # the kinds pychild sends with {"error": ...}
 
 # The kinds of a wrong search (docs/referee.md).
 BUG_KINDS = ("inner-static-value", "not-a-child")
@@ -177,9 +178,9 @@ def converse(child: Any, observer: Observer, start: dict, *, value_required: boo
             msg = child.receive()
             if not isinstance(msg, dict):
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
-            if "error" in msg:
-                kind = str(msg.get("kind", "crash"))
-                raise observer.fail(str(msg["error"]), kind if kind in ProgramError.KINDS else "crash")
+            if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
+                kind = msg.get("kind", "crash")
+                raise observer.fail(str(msg["error"]), kind if kind in _CLAIMS else "invalid")
             asked = [q for q in QUESTIONS if q in msg]
             if len(asked) == 1 and len(msg) == 1:
                 child.send(observer.ask(asked[0], msg[asked[0]]))  # a list, a boolean or a number

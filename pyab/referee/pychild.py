@@ -130,7 +130,8 @@ def describe(err: BaseException) -> str:
     """``ExcType: message (at FILE:LINE in FUNC)`` with the last frame of
     the traceback outside pyab itself: the user's code."""
     frames = traceback.extract_tb(err.__traceback__)
-    here = str(Path(__file__).resolve().parent.parent)
+    # pyab's files; a shipped copy (--untrusted) is alone in its folder
+    here = str(Path(__file__).resolve().parent.parent if __package__ else Path(__file__).resolve())
     user = [f for f in frames if not str(Path(f.filename).resolve()).startswith(here)] or frames
     where = ""
     if user:
@@ -156,6 +157,8 @@ def load(spec: str) -> Callable:
             raise ValueError(f"--python {spec!r}: no file {target}")
         sys.path.insert(0, str(path.resolve().parent))  # its own imports, as when run as a script
         mod_spec = importlib.util.spec_from_file_location(f"pyab_user_{path.stem}", path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise ValueError(f"--python {spec!r}: {target} is not a Python file")
         module = importlib.util.module_from_spec(mod_spec)
         sys.modules[mod_spec.name] = module
         mod_spec.loader.exec_module(module)
@@ -212,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         put({"error": str(err), "kind": "refused"})
         return 1
     except BaseException as err:  # the user's module failed to import
+        traceback.print_exception(err, file=sys.stderr)  # the program's own stderr keeps it
         put({"error": f"importing {argv[0]} {describe(err)}", "kind": "crash"})
         return 1
 
@@ -231,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             put({"error": str(err), "kind": "invalid"})
             continue
         except BaseException as err:
+            traceback.print_exception(err, file=sys.stderr)
             put({"error": describe(err), "kind": "crash"})
             continue
         put({"best": _wire(best), "value": _wire(value)})

@@ -1,0 +1,457 @@
+"""The operating-system sandbox of --untrusted (pyab/referee/sandbox.py), on
+every route: the hostile probes of tests/hostile_programs.py are contained
+(exit 3 with pyab's own verdict, one JSON object, no LEAK, nothing left
+running, nothing changed outside), the same probes do leak without
+--untrusted (so the probes are real), honest programs still agree, and a
+machine without isolation is refused rather than run unconfined.
+
+Bounded and local: at most 64 forks, the default memory limit (1 GB), each
+probe ends by itself (the longest sleeps 6 s), network only to a listener
+this test starts on 127.0.0.1; the only process signalled or traced is the
+pyab this test started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES, PROLOG, ROOT
+from tests.hostile_programs import PROBES, probe_text
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces")
+
+SLIDES = str(EXAMPLES / "slides.tree")
+SECRET = "PYAB_TEST_SECRET"
+ROUTES = ("python", "exec")
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that records every connection."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(5)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.got: list[bytes] = []
+        self.stop = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            conn.settimeout(1)
+            try:
+                self.got.append(conn.recv(100) or b"(connected)")
+            except OSError:
+                self.got.append(b"(connected)")
+            conn.close()
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join()
+        self.sock.close()
+
+
+@pytest.fixture
+def place(tmp_path):
+    """A submission folder, another student's folder beside it, a listener."""
+    student, other = tmp_path / "student", tmp_path / "other"
+    student.mkdir()
+    other.mkdir()
+    (other / "secret.txt").write_text("other student's answer", encoding="utf-8")
+    listener = Listener()
+    yield student, other, listener
+    listener.close()
+
+
+def run(route: str, prog: Path, *opts: str, cwd: Path, sandbox: str = "",
+        timeout: float = 60) -> subprocess.CompletedProcess:
+    """pyab check on the slides' tree with ``prog`` on ``route``, from ``cwd``
+    (``python -P``: the current folder is not on pyab's own path, as when
+    it runs as the ``pyab`` command)."""
+    spec = {"python": ["--python", f"{prog}:alphabeta"],
+            "exec": ["--exec", f"python3 {prog.name}"],
+            "program": ["--program", str(prog)]}[route]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{SECRET: "hunter2"})
+    env.pop("PYAB_SANDBOX", None)
+    if sandbox:
+        env["PYAB_SANDBOX"] = sandbox
+    return subprocess.run([sys.executable, "-P", "-m", "pyab", "check", SLIDES, *spec, *opts, "--json"],
+                          capture_output=True, text=True, encoding="utf-8", timeout=timeout,
+                          cwd=cwd, env=env)
+
+
+def write_probe(name: str, student: Path, other: Path, listener: Listener, token: str) -> Path:
+    prog = student / "student.py"
+    prog.write_text(probe_text(name, OTHER=str(other), PORT=str(listener.port), SECRET=SECRET,
+                               TOKEN=token, PPID_MARK="-m pyab check", PYAB=str(ROOT / "pyab")),
+                    encoding="utf-8")
+    return prog
+
+
+def left_running(token: str) -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if token.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+def contained(done: subprocess.CompletedProcess, *, probe_ran: bool = True) -> dict:
+    """pyab's own verdict: exit 3, exactly one JSON object, no LEAK anywhere."""
+    assert done.returncode == 3, (done.stdout, done.stderr)
+    obj = json.loads(done.stdout)  # exactly one object: loads refuses anything after it
+    assert obj["exit"] == 3 and obj["error"]["kind"] == "ProgramError"
+    assert "agree" not in obj and '"agree"' not in done.stderr
+    assert "LEAK" not in done.stdout and "LEAK" not in done.stderr
+    assert "Traceback" not in done.stderr
+    if probe_ran:
+        assert "PROBE" in obj["error"]["message"], obj
+    return obj
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("name", [n for n in PROBES if n not in (
+    "flood questions, never read", "plant textwrap.py and json.py for later students")])
+def test_probe_is_contained(name, route, place):
+    student, other, listener = place
+    token = f"pyab-left-behind-{os.getpid()}-{route}"
+    prog = write_probe(name, student, other, listener, token)
+    start = time.monotonic()
+    done = run(route, prog, "--untrusted", "--timeout", "10", cwd=student)
+    obj = contained(done, probe_ran=True)
+    assert time.monotonic() - start < 30
+    assert not listener.got
+    assert (other / "secret.txt").read_text(encoding="utf-8") == "other student's answer"
+    assert sorted(p.name for p in student.iterdir()) == ["student.py"]  # the copy was private
+    assert left_running(token) == []  # gone before the verdict: no waiting here
+    for ch in ("\x9b", "\u202e", "\u2066", "\x1b", "\x07"):
+        assert ch not in done.stdout and ch not in done.stderr
+    if name == "fork bomb (64 forks)":
+        assert "blocked forked" in obj["error"]["message"]
+    if name == "C1 and bidi characters":
+        assert "\\u009b31m \\u202e \\u2066" in done.stdout
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_flooding_questions_meets_the_timeout(route, place):
+    """A program that writes questions and never reads the answers: pyab
+    never blocks on the full pipe, the search deadline ends it."""
+    student, other, listener = place
+    prog = write_probe("flood questions, never read", student, other, listener, "x")
+    start = time.monotonic()
+    done = run(route, prog, "--untrusted", "--timeout", "2", cwd=student)
+    assert time.monotonic() - start < 8  # the flood itself lasts 8 s
+    obj = contained(done, probe_ran=False)
+    assert obj["error"]["program_kind"] == "timeout", obj
+
+
+def test_flooding_is_bounded_without_the_sandbox_too(place):
+    """The write deadline is the Child's, not the sandbox's."""
+    student, other, listener = place
+    prog = write_probe("flood questions, never read", student, other, listener, "x")
+    start = time.monotonic()
+    done = run("exec", prog, "--timeout", "2", cwd=student)
+    assert time.monotonic() - start < 8
+    assert json.loads(done.stdout)["error"]["program_kind"] == "timeout"
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_planted_modules_reach_no_later_student(route, place, tmp_path):
+    student, other, listener = place
+    prog = write_probe("plant textwrap.py and json.py for later students", student, other,
+                       listener, "x")
+    contained(run(route, prog, "--untrusted", cwd=student))
+    assert sorted(p.name for p in student.iterdir()) == ["student.py"]
+    # planted in the grader's folder by hand (as without the sandbox): a later
+    # honest student's child is unharmed
+    for name in ("textwrap.py", "json.py"):
+        (student / name).write_text("raise SystemExit('PLANTED')\n", encoding="utf-8")
+    honest = tmp_path / "honest"
+    honest.mkdir()
+    shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", honest)
+    done = run("python", honest / "slides_alphabeta.py", "--untrusted", cwd=student)
+    assert done.returncode == 0 and json.loads(done.stdout)["verdict"] == "agree", done.stderr
+
+
+PLAIN_LEAKS = ["read /etc/passwd", "environment secret", "network to 127.0.0.1",
+               "import pyab.search", "read pyab's command line", "change pyab's own files",
+               "read and change another student's folder"]
+
+
+@pytest.mark.parametrize("name", PLAIN_LEAKS)
+def test_the_probes_are_real_without_the_sandbox(name, place):
+    student, other, listener = place
+    prog = write_probe(name, student, other, listener, "x")
+    done = run("python", prog, cwd=student)
+    assert done.returncode == 3
+    assert "PROBE LEAK" in json.loads(done.stdout)["error"]["message"]
+
+
+def test_a_planted_module_is_real_without_the_sandbox(place, tmp_path):
+    student, _, _ = place
+    (student / "json.py").write_text("raise SystemExit('PLANTED')\n", encoding="utf-8")
+    honest = tmp_path / "honest"
+    honest.mkdir()
+    shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", honest)
+    done = run("python", honest / "slides_alphabeta.py", cwd=student)
+    assert done.returncode == 3 and "PLANTED" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", ["read /etc/passwd", "import pyab.search", "network to 127.0.0.1",
+                                  "environment secret", "fork bomb (64 forks)",
+                                  "double fork and setsid", "read and change another student's folder"])
+def test_the_unshare_fallback_contains_too(name, place):
+    if shutil.which("unshare") is None or shutil.which("setpriv") is None:
+        pytest.skip("no util-linux unshare/setpriv")
+    student, other, listener = place
+    token = f"pyab-left-behind-{os.getpid()}-unshare"
+    prog = write_probe(name, student, other, listener, token)
+    contained(run("python", prog, "--untrusted", cwd=student, sandbox="unshare"))
+    assert not listener.got and left_running(token) == []
+    assert (other / "secret.txt").read_text(encoding="utf-8") == "other student's answer"
+
+
+HONEST = [("python", EXAMPLES / "referee" / "slides_alphabeta.py"),
+          ("exec", EXAMPLES / "referee" / "client.py"),
+          ("program", PROLOG / "alphabeta.pl")]
+
+
+@pytest.mark.parametrize("route, source", HONEST, ids=[r for r, _ in HONEST])
+@pytest.mark.parametrize("sandbox", ["bwrap", "unshare"])
+def test_honest_programs_agree_untrusted(route, source, sandbox, tmp_path):
+    if shutil.which(sandbox) is None:
+        pytest.skip(f"no {sandbox}")
+    shutil.copy(source, tmp_path)
+    prog = tmp_path / source.name
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYAB_SANDBOX=sandbox)
+    spec = {"python": ["--python", f"{prog.name}:alphabeta"], "exec": ["--exec", f"python3 {prog.name}"],
+            "program": ["--program", str(prog)]}[route]
+    done = subprocess.run([sys.executable, "-m", "pyab", "check", "--random", "100", "--seed", "5",
+                           *spec, "--untrusted", "--json"], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    obj = json.loads(done.stdout)
+    assert obj.get("agree", obj.get("verdict") == "agree") and obj["checked"] == 100
+
+
+def test_a_mutant_is_still_caught_in_the_sandbox(tmp_path):
+    """The confined --exec route still sees a `>` turned into `>=`."""
+    shutil.copy(EXAMPLES / "referee" / "client.py", tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "pyab", "check", "--random", "300", "--seed", "4",
+                           "--exec", "python3 client.py --mutant", "--untrusted", "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["verdict"] == "disagree"
+
+
+def test_no_isolation_is_refused(monkeypatch, tmp_path):
+    """Neither bubblewrap nor unshare: refused, never run unconfined."""
+    from pyab.referee import PythonRoute, sandbox
+    monkeypatch.setattr(sandbox, "TOOLS", {"bwrap": "/nonexistent/bwrap",
+                                           "unshare": "/nonexistent/unshare"})
+    monkeypatch.setattr(sandbox, "_BACKEND", {})
+    monkeypatch.delenv("PYAB_SANDBOX", raising=False)
+    shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", tmp_path)
+    import pyab
+    with PythonRoute(f"{tmp_path}/slides_alphabeta.py:alphabeta", untrusted=True) as route:
+        with pytest.raises(sandbox.SandboxUnavailable, match="apt-get install bubblewrap"):
+            route.search(pyab.parse("a(b=1, c=2)"))
+
+
+def test_the_prolog_child_runs_confined(tmp_path):
+    """--program --untrusted: swipl in its own pid namespace, as nobody when
+    pyab is root, with neither the reference programs nor pyab in sight."""
+    import pyab
+    from pyab.referee.program import PrologProgram
+    prog = tmp_path / "ab.pl"
+    prog.write_text((PROLOG / "alphabeta.pl").read_text(encoding="utf-8"), encoding="utf-8")
+    with PrologProgram(prog, untrusted=True) as p:
+        assert p.solve(pyab.parse("a(b=1, c=2)")).best == "c"
+        pids = [int(x) for x in open(f"/proc/{p._child.proc.pid}/task/{p._child.proc.pid}/children")
+                .read().split()]
+        inner = set()
+        while pids:
+            pid = pids.pop()
+            inner.add(pid)
+            try:
+                pids += map(int, open(f"/proc/{pid}/task/{pid}/children").read().split())
+            except OSError:
+                pass
+        swipl = [q for q in inner if b"swipl" in open(f"/proc/{q}/cmdline", "rb").read()]
+        assert swipl
+        assert os.readlink(f"/proc/{swipl[0]}/ns/pid") != os.readlink("/proc/self/ns/pid")
+        assert os.readlink(f"/proc/{swipl[0]}/ns/net") != os.readlink("/proc/self/ns/net")
+        if os.geteuid() == 0:
+            assert os.stat(f"/proc/{swipl[0]}").st_uid == 65534
+
+
+def test_pyab_is_not_dumpable_while_a_confined_child_lives(tmp_path):
+    import ctypes
+
+    from pyab.referee.child import Child
+    from pyab.referee.sandbox import Sandbox
+    libc = ctypes.CDLL(None)
+    assert libc.prctl(3, 0, 0, 0, 0) == 1  # PR_GET_DUMPABLE
+    with Child(["python3", "-c", "import time; time.sleep(5)"], timeout=5, memory_mb=None,
+               sandbox=Sandbox(tmp_path)):
+        assert libc.prctl(3, 0, 0, 0, 0) == 0
+    assert libc.prctl(3, 0, 0, 0, 0) == 1
+
+
+def test_the_whole_run_has_a_wall_clock_limit(tmp_path):
+    """Each search within its timeout, the run as a whole beyond its limit."""
+    from pyab.errors import ProgramError
+    from pyab.referee.child import Child
+    script = "import sys, time\nfor line in sys.stdin:\n    time.sleep(0.4)\n    print('{}', flush=True)\n"
+    with Child([sys.executable, "-c", script], timeout=1, memory_mb=None, wall_seconds=1.5) as c:
+        with pytest.raises(ProgramError, match="wall-clock") as err:
+            for _ in range(10):
+                c.send({"root": "a"})
+                c.receive()
+        assert err.value.kind == "timeout"
+
+
+def _split_program(folder: Path, how: str) -> Path:
+    """The slides' program in two files: alphabeta/5 in main.pl, the rest in
+    helpers.pl, joined by ``how`` (include or consult)."""
+    text = (PROLOG / "alphabeta.pl").read_text(encoding="utf-8")
+    cut = text.index("\nboundedbest(") + 1  # the first clause, not the header comment
+    (folder / "helpers.pl").write_text(text[cut:], encoding="utf-8")
+    main = folder / "main.pl"
+    main.write_text(f":- {how}(helpers).\n" + text[:cut], encoding="utf-8")
+    return main
+
+
+@pytest.mark.parametrize("how", ["include", "consult", "ensure_loaded"])
+def test_a_multi_file_prolog_program_agrees_untrusted(how, tmp_path):
+    main = _split_program(tmp_path, how)
+    done = run("program", main, "--untrusted", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["agree"] is True
+
+
+def test_an_include_outside_the_folder_is_refused(tmp_path):
+    inner = tmp_path / "student"
+    inner.mkdir()
+    main = _split_program(tmp_path, "include")
+    (inner / "main.pl").write_text(main.read_text(encoding="utf-8").replace(
+        "include(helpers)", "include('../helpers')"), encoding="utf-8")
+    done = run("program", inner / "main.pl", "--untrusted", cwd=inner)
+    assert done.returncode == 3
+    assert "refused" in json.loads(done.stdout)["error"]["message"]
+
+
+def test_tracing_output_is_allowed_untrusted(tmp_path):
+    """write/1, writeln/1, print/1, writef/2, nl/0 and format/2 in an honest
+    program under --untrusted: it agrees, its lines go to stderr (kept)."""
+    text = (PROLOG / "alphabeta.pl").read_text(encoding="utf-8").replace("alphabeta(", "honest_ab(")
+    prog = tmp_path / "trace.pl"
+    prog.write_text(text + "\nalphabeta(P, A, B, G, V) :-\n"
+                    "    write(at(P)), nl, writeln(w), print(p), nl, writef('%w and %d\\n', [P, 3]),\n"
+                    "    format(\"f ~w~n\", [P]),\n"
+                    "    print_message(informational, format(\"plain ~w\", [P])),\n"
+                    "    honest_ab(P, A, B, G, V).\n", encoding="utf-8")
+    done = run("program", prog, "--untrusted", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["agree"] is True
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_everything_the_child_started_is_gone_when_close_returns(kind, tmp_path):
+    """Close ends the namespace: a double-forked, setsid'd sleeper that left
+    the child's process group is gone by the time close() returns."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    from pyab.referee.child import Child
+    from pyab.referee.sandbox import Sandbox
+    token = f"pyab-close-{os.getpid()}-{kind}"
+    script = ("import os, sys, time\n"
+              "if os.fork() == 0:\n"
+              "    os.setsid()\n"
+              "    if os.fork() == 0:\n"
+              f"        os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(6)', '{token}'])\n"
+              "    os._exit(0)\n"
+              "os.wait()\n"
+              "print('{}', flush=True)\n"
+              "time.sleep(6)\n")
+    with Child(["python3", "-c", script], timeout=5, memory_mb=None,
+               sandbox=Sandbox(tmp_path, kind=kind)) as child:
+        child.restart_clock()
+        child.receive()
+        assert left_running(token)  # the sleeper runs
+    assert left_running(token) == []
+
+
+@pytest.mark.parametrize("untrusted", [[], ["--untrusted"]])
+def test_a_programs_own_kind_is_not_trusted(untrusted, tmp_path):
+    """An --exec program's {"error": ..., "kind": "weird"}: an invalid
+    answer, exit 3 (a usage error, exit 2, before)."""
+    prog = tmp_path / "kind.py"
+    prog.write_text("import json, sys\nsys.stdin.readline()\n"
+                    "print(json.dumps({'error': 'I give up', 'kind': 'weird'}), flush=True)\n"
+                    "sys.stdin.read()\n", encoding="utf-8")
+    done = run("exec", prog, *untrusted, cwd=tmp_path)
+    assert done.returncode == 3, done.stderr
+    err = json.loads(done.stdout)["error"]
+    assert err["program_kind"] == "invalid" and "I give up" in err["message"]
+
+
+@pytest.mark.parametrize("untrusted", [[], ["--untrusted"]])
+def test_a_raising_python_program_keeps_its_traceback(untrusted, place):
+    student, other, listener = place
+    prog = write_probe("C1 and bidi characters", student, other, listener, "x")
+    done = run("python", prog, *untrusted, cwd=student)
+    err = json.loads(done.stdout)["error"]
+    assert "Traceback (most recent call last)" in err["program_stderr"]
+    assert 'raise RuntimeError("PROBE " + str(probe()))' in err["program_stderr"]
+    assert "\\u009b" in done.stdout and "\x9b" not in done.stdout
+
+
+def test_json_escapes_every_control_and_bidi_character():
+    from pyab.commands._common import json_text
+    odd = "".join(map(chr, [*range(0, 32), 0x7f, *range(0x80, 0xa0), 0x2028, 0x2029,
+                            *range(0x202a, 0x202f), *range(0x2066, 0x206a)]))
+    text = json_text({"s": odd + "é ü 漢"})
+    assert all(ord(c) >= 0x20 and not (0x7f <= ord(c) < 0xa0) and c not in "\u2028\u2029"
+               and not (0x202a <= ord(c) <= 0x202e) and not (0x2066 <= ord(c) <= 0x2069)
+               for c in text)
+    assert json.loads(text) == {"s": odd + "é ü 漢"} and "é ü 漢" in text
+
+
+def test_nothing_is_left_in_the_temporary_folder(tmp_path):
+    """The copy and the shipped files go when the run ends (here TMPDIR is
+    a folder of the test's; as root, where nobody cannot pass through it,
+    pyab uses /tmp)."""
+    (tmp_path / "tmp").mkdir()  # 0700 under pytest's root-only folders
+    tmp = Path("/tmp") if os.geteuid() == 0 else tmp_path / "tmp"
+    before = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
+    shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path / "tmp"))
+    done = subprocess.run([sys.executable, "-m", "pyab", "check", "--random", "5", "--python",
+                           "slides_alphabeta.py:alphabeta", "--untrusted"], capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    after = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
+    assert after <= before and not list((tmp_path / "tmp").iterdir())
