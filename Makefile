@@ -17,13 +17,16 @@ test: setup chromium lint pytest plunit
 setup: debs $(STAMP)
 
 # Debian packages pyab runs on, installed with one apt-get only when missing:
-# SWI-Prolog (the engine) and Graphviz (`pyab draw -o X.svg|.png`); and a C
+# SWI-Prolog (the engine), Graphviz (`pyab draw -o X.dot` laid out), librsvg's
+# rsvg-convert (`pyab draw -o X.png|.pdf`: the SVG picture rasterised) and
+# poppler-utils (pdftotext: the tests read a PDF picture's labels); and a C
 # compiler with Python's headers, for the compiled DSL scanner (pyab/dsl/_cscan.c)
 # and the compiled loader (pyab/prolog/_cload.c): optional for users, built and
 # tested here; python3-dev only when $(PYTHON) is Debian's own and its headers
 # are missing; bubblewrap, the sandbox of --untrusted (pyab/referee/sandbox.py).
 PY_HEADERS := $(shell $(PYTHON) -c "import os, sysconfig; print(int(os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))" 2>/dev/null)
 MISSING_DEBS = $(if $(shell command -v swipl),,swi-prolog-nox) $(if $(shell command -v dot),,graphviz) \
+  $(if $(shell command -v rsvg-convert),,librsvg2-bin) $(if $(shell command -v pdftotext),,poppler-utils) \
   $(if $(shell command -v gcc),,gcc) $(if $(filter 1,$(PY_HEADERS)),,python3-dev) \
   $(if $(shell command -v bwrap),,bubblewrap)
 
