@@ -206,13 +206,6 @@ def _dump(obj: Any) -> None:
     sys.stdout.write(json_text(obj) + "\n")
 
 
-def window_text(alpha: float, beta: float) -> str:
-    from ..prolog.facts import number
-    def one(x: float) -> str:
-        return ("-inf" if x < 0 else "inf") if isinstance(x, float) and math.isinf(x) else number(x)
-    return f"{one(alpha)} .. {one(beta)}"
-
-
 def load_tree(path: str):
     from ..dsl import load
     return load(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import _common
+from ..result import window_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     def names(ns) -> str:
         return printable(" ".join(ns)) if args.full else shorten(ns)
     print(f"{printable(args.file)}: {who}, window "
-          f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move "
+          f"{window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move "
           f"at {printable(tree.root)}")
     if result.best is not None:
         best = printable(result.best)

@@ -6,6 +6,7 @@ import argparse
 import textwrap
 
 from . import _common
+from ..result import window_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from ..render.table import print_table
     print_table(tr, title=f"{args.file}: {tr.algorithm} in {tr.engine}, window "
-                          f"{_common.window_text(args.alpha, args.beta)}")
+                          f"{window_text(args.alpha, args.beta)}")
     return 0
 
 
@@ -61,7 +62,7 @@ def _questions(args: argparse.Namespace, tree) -> int:
         _common.print_json({"result": result.to_json(), "questions": [
             {"question": q, "node": n, "answer": a} for q, n, a in log]})
         return 0
-    print(f"{args.file}: {result.algorithm}, window {_common.window_text(args.alpha, args.beta)}")
+    print(f"{args.file}: {result.algorithm}, window {window_text(args.alpha, args.beta)}")
     print("  the questions it asked, in order, with pyab's answers:")
     width = len(str(len(log)))
     for i, (q, n, a) in enumerate(log, 1):

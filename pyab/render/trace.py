@@ -70,7 +70,7 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable
 
-from ..result import Result, json_number
+from ..result import Result, bound_text, json_number
 from ..tree import Number, Tree
 
 __all__ = ["FRAMES", "KINDS", "Step", "Trace", "explain", "from_events", "from_frames", "reconstruct", "trace"]
@@ -184,12 +184,7 @@ _NUMBERS = {"alpha", "beta", "value", "new_alpha", "new_beta", "good_value", "ri
 
 
 def _num(x: Number | None) -> str:
-    if x is None:
-        return ""
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    from ..prolog.facts import number
-    return number(x)
+    return "" if x is None else bound_text(x)
 
 
 @dataclass(frozen=True)
