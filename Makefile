@@ -17,13 +17,16 @@ test: setup chromium lint pytest plunit
 setup: debs $(STAMP)
 
 # Debian packages pyab runs on, installed with one apt-get only when missing:
-# SWI-Prolog (the engine) and Graphviz (`pyab draw -o X.svg|.png`); and a C
+# SWI-Prolog (the engine), Graphviz (`pyab draw -o X.dot` laid out), librsvg's
+# rsvg-convert (`pyab draw -o X.png|.pdf`: the SVG picture rasterised) and
+# poppler-utils (pdftotext: the tests read a PDF picture's labels); and a C
 # compiler with Python's headers, for the compiled DSL scanner (pyab/dsl/_cscan.c)
 # and the compiled loader (pyab/prolog/_cload.c): optional for users, built and
 # tested here; python3-dev only when $(PYTHON) is Debian's own and its headers
 # are missing; bubblewrap, the sandbox of --untrusted (pyab/referee/sandbox.py).
 PY_HEADERS := $(shell $(PYTHON) -c "import os, sysconfig; print(int(os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))" 2>/dev/null)
 MISSING_DEBS = $(if $(shell command -v swipl),,swi-prolog-nox) $(if $(shell command -v dot),,graphviz) \
+  $(if $(shell command -v rsvg-convert),,librsvg2-bin) $(if $(shell command -v pdftotext),,poppler-utils) \
   $(if $(shell command -v gcc),,gcc) $(if $(filter 1,$(PY_HEADERS)),,python3-dev) \
   $(if $(shell command -v bwrap),,bubblewrap)
 
@@ -83,17 +86,24 @@ $(VENV)/.bench: pyproject.toml
 	$(BIN)/pip install -q --no-deps 'aima3==1.0.11'
 	@touch $@
 
-# The SWI-Prolog pack (pack.pl): the algorithm programs as plain files under
-# prolog/pyab/, so `[library(pyab/alphabeta)]` loads the slides' program after
-# pack_install.  The bridge, the referee's child and the plunit tests are pyab's
-# own and stay out.  tests/test_package.py installs it in a throwaway pack folder.
+# The SWI-Prolog pack (pack.pl): the algorithm programs and
+# library(pyab/tree_dsl) as plain files under prolog/pyab/, so
+# `[library(pyab/alphabeta)]` loads the slides' program after pack_install;
+# the example trees under prolog/pyab/examples/ (library(pyab/examples/slides));
+# the plunit files that run outside a checkout under prolog/pyab/tests/, run by
+# `?- use_module(library(pyab/pyab_test)), pyab_test.`  The bridge and the
+# referee's child are pyab's own and stay out.  tests/test_package.py installs
+# the pack in a throwaway pack folder; docs/prolog.md is its manual.
 PACK_DIR ?= build/pack/pyab
+PACK_TESTS := alphabeta.plt variants.plt tree_dsl.plt   # as setup.py's INSTALLED_TESTS
 pack:
-	@rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)/prolog/pyab $(PACK_DIR)/examples
+	@rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)/prolog/pyab/examples $(PACK_DIR)/prolog/pyab/tests
 	cp pack.pl $(PACK_DIR)/
 	cd prolog && find . -name '*.pl' ! -name 'pyab_bridge.pl' ! -path './bridge/*' \
 	  ! -path './tests/*' ! -path './referee/*' -exec cp --parents {} $(abspath $(PACK_DIR))/prolog/pyab/ \;
-	cp examples/slides.pl $(PACK_DIR)/examples/
+	cp $(addprefix prolog/tests/,$(PACK_TESTS)) $(PACK_DIR)/prolog/pyab/tests/
+	cp examples/*.pl examples/*.tree $(PACK_DIR)/prolog/pyab/examples/
+	cp -r examples/courses $(PACK_DIR)/prolog/pyab/examples/
 	@echo "pack in $(PACK_DIR)"
 
 clean:

@@ -50,12 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="100,000 nodes, fewer repetitions")
     p.add_argument("--full", action="store_true", help="also time the old fact-text loader")
     p.add_argument("--only", choices=["parse", "big", "latency", "crosscheck", "jobs", "repeat", "implicit",
-                                      "peers", "coldstart", "routes", "sandbox", "grade"], action="append",
+                                      "peers", "coldstart", "routes", "sandbox", "tree_dsl", "grade"],
+                   action="append",
                    help="run only these sections (repeatable)")
     args = p.parse_args(argv)
     size = args.size or (100_000 if args.quick else 1_000_000)
     sections = args.only or ["parse", "big", "latency", "crosscheck", "jobs", "repeat", "implicit", "peers",
-                             "coldstart", "routes", "sandbox", "grade"]
+                             "coldstart", "routes", "sandbox", "tree_dsl", "grade"]
     print(f"machine: {machine()}")
     print(f"started {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; ratios use CPU seconds where both are given\n")
     rows: list[Row] = []
@@ -81,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         if "sandbox" in sections:
             from . import sandbox
             rows += sandbox.rows(args.quick)
+        if "tree_dsl" in sections:
+            from . import tree_dsl
+            rows += tree_dsl.rows(Path(tmp), args.quick)
         if "grade" in sections:
             from . import grade
             rows += grade.rows(args.quick)

@@ -12,8 +12,8 @@ import importlib
 import sys
 
 # Command modules, in the order `pyab --help` lists them.
-COMMANDS = ["solve", "check", "facts", "repl", "trace", "show", "draw", "variants", "experiment", "game",
-            "grade", "examples"]
+COMMANDS = ["solve", "check", "facts", "repl", "trace", "show", "draw", "practice", "variants",
+            "experiment", "game", "grade", "examples", "where", "docs"]
 
 DESCRIPTION = """\
 Run Bratko's alpha-beta program (the course slides' alphabeta/5) in
@@ -39,6 +39,7 @@ examples:
   pyab trace examples/slides.tree            the search step by step, like the slides' frames
   pyab show examples/slides.tree             the searched tree in the terminal
   pyab draw examples/slides.tree -o s.html   a page that steps through the search
+  pyab practice -o practice.html             random trees to practise on, graded
 
 exit codes: 0 success, 1 a failed check, 2 bad input or usage,
   3 the program under test (--program, --python, --exec) crashed, timed out, broke a

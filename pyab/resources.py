@@ -1,8 +1,9 @@
-"""Where pyab's own files are: the Prolog programs and the example trees.
+"""Where pyab's own files are: the Prolog programs, the example trees and
+the documentation.
 
 An installed pyab (a wheel or an sdist) carries them inside the package, as
-``pyab/_prolog`` and ``pyab/_examples`` (setup.py maps the checkout's
-``prolog/`` and ``examples/`` there).  A checkout, or an editable install of
+``pyab/_prolog``, ``pyab/_examples`` and ``pyab/_docs`` (setup.py maps the
+checkout's ``prolog/``, ``examples/`` and ``docs/`` there).  A checkout, or an editable install of
 one, has them at the top of the tree, where the README and the SWI-Prolog
 REPL use them.  Both are found beside the package's own files (SWI-Prolog
 reads them as plain files, so pyab runs from a folder, never a zip; not
@@ -20,7 +21,7 @@ from typing import Any
 
 from .errors import Error
 
-__all__ = ["compiled", "examples_dir", "prolog_dir"]
+__all__ = ["compiled", "docs_dir", "examples_dir", "prolog_dir"]
 
 
 @functools.cache
@@ -43,6 +44,11 @@ def prolog_dir() -> Path:
 def examples_dir() -> Path:
     """The folder holding the example trees (``slides.tree``, ...)."""
     return _data_dir("examples", "slides.tree")
+
+
+def docs_dir() -> Path:
+    """The folder holding the user documentation (``json.md``, ...)."""
+    return _data_dir("docs", "json.md")
 
 
 def compiled(name: str) -> Any:

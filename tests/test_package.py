@@ -1,7 +1,9 @@
-"""pyab as a user gets it from pip: the sdist and the wheel built from it,
-installed in a fresh virtualenv far from this checkout, answer from their own
-files (the Prolog programs and examples ship inside the package); and the
-SWI-Prolog pack installs and loads the slides' program."""
+"""pyab as a user gets it from pip: the sdist and the wheel built from it
+(with no warning from the build), installed in a fresh virtualenv far from
+this checkout, answer from their own files (the Prolog programs, examples,
+plunit tests and docs ship inside the package); and the SWI-Prolog pack
+installs in a throwaway pack folder, lists itself, reads .tree files and
+passes its own tests."""
 
 from __future__ import annotations
 
@@ -20,8 +22,20 @@ from conftest import ROOT, swipl
 pytestmark = pytest.mark.slow
 
 
+# A user's shell: PYTHONDONTWRITEBYTECODE (set where these tests run) makes
+# setuptools print "byte-compiling is disabled" warnings of its own.
+UNSET = ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")
+# What setuptools prints when the packaging is going wrong: "Package would be
+# ignored" blocks, deprecations, "WARNING ..." lines.
+WARNING = re.compile(r"warning|deprecat|would be ignored", re.I)
+# The plunit files the wheel carries (setup.py); the pack carries the same
+# .plt files (the Makefile's PACK_TESTS).
+INSTALLED_TESTS = sorted(json.loads(re.search(r"^INSTALLED_TESTS = (\[.*?\])", (ROOT / "setup.py").read_text(),
+                                              re.M).group(1)))
+
+
 def run(cmd: list[str], cwd: Path, stdin: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = {k: v for k, v in os.environ.items() if k not in UNSET}
     return subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, text=True,
                           timeout=timeout, env=env)
 
@@ -34,6 +48,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     dist = base / "dist"
     built = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(ROOT)], base)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    warned = [line for line in (built.stdout + built.stderr).splitlines() if WARNING.search(line)]
+    assert warned == [], "\n".join(warned[:20])
     wheels = list(dist.glob("pyab-*.whl"))
     assert len(wheels) == 1 and list(dist.glob("pyab-*.tar.gz")), sorted(p.name for p in dist.iterdir())
     venv = base / "venv"
@@ -44,6 +60,22 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     work = base / "work"
     work.mkdir()
     return venv / "bin", work
+
+
+def test_an_isolated_build_warns_of_nothing(tmp_path):
+    """What a user's `python -m build` does: a fresh build environment with
+    the newest setuptools [build-system] allows (the shared test venv's may
+    be older; newer ones warn "Package would be ignored" of every data folder
+    not listed as a package)."""
+    built = run([sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"),
+                 str(ROOT)], tmp_path, timeout=600)
+    output = built.stdout + built.stderr
+    if built.returncode != 0 and re.search(r"No matching distribution|Could not (find|fetch)|"
+                                           r"Failed to establish", output):
+        pytest.skip("no package index to fetch setuptools from")
+    assert built.returncode == 0, output[-3000:]
+    warned = [line for line in output.splitlines() if WARNING.search(line)]
+    assert warned == [], "\n".join(warned[:20])
 
 
 def test_the_wheel_holds_the_programs_and_examples(installed):
@@ -136,7 +168,40 @@ def test_one_version_string(installed):
     assert pack and pack.group(1) == pyab.__version__
 
 
+def test_the_wheel_runs_its_plunit_tests(installed):
+    """The wheel carries the plunit files that run outside a checkout, and
+    all.pl runs them from where pip put them."""
+    bin_, work = installed
+    where = run([str(bin_ / "pyab"), "where", "--json"], work)
+    assert where.returncode == 0, where.stderr
+    found = json.loads(where.stdout)
+    venv = str(bin_.parent)
+    for key in ("prolog", "examples", "docs", "tests", "tree_dsl"):
+        assert found[key].startswith(venv) and Path(found[key]).exists(), (key, found[key])
+    shipped = sorted(p.name for p in Path(found["tests"]).parent.iterdir() if p.suffix in (".pl", ".plt"))
+    assert shipped == INSTALLED_TESTS
+    tests = swipl("-g", "run_tests", "-t", "halt", found["tests"], timeout=300)
+    assert tests.returncode == 0, tests.stderr[-3000:]
+    passed = re.search(r"All (\d+) tests passed", tests.stderr)
+    assert passed and int(passed.group(1)) >= 50, tests.stderr[-3000:]
+    for unit in ("alphabeta", "tree_dsl", "aima"):
+        assert f"PL-Unit: {unit} " in tests.stderr, unit
+
+
+def test_the_wheel_reads_facts_files_and_carries_the_docs(installed):
+    bin_, work = installed
+    pyab = str(bin_ / "pyab")
+    assert run([pyab, "examples", "--copy", "ex"], work).returncode == 0
+    solved = run([pyab, "solve", "ex/slides.pl", "--json"], work)
+    assert solved.returncode == 0, solved.stderr
+    assert (json.loads(solved.stdout)["best"], json.loads(solved.stdout)["value"]) == ("b", 3)
+    page = run([pyab, "docs", "prolog"], work)
+    assert page.returncode == 0 and page.stdout == (ROOT / "docs" / "prolog.md").read_text(encoding="utf-8")
+
+
 def test_the_swi_prolog_pack_installs_and_answers(tmp_path):
+    """The pack in a throwaway pack folder (attach_packs/2 with
+    replace(true): the user's own packs are neither read nor touched)."""
     make = shutil.which("make")
     assert make
     built = run([make, "-s", "pack", f"PACK_DIR={tmp_path / 'src' / 'pyab'}"], ROOT)
@@ -149,8 +214,37 @@ def test_the_swi_prolog_pack_installs_and_answers(tmp_path):
     installed = swipl("-q", "-g", goal)
     assert installed.returncode == 0, installed.stderr
     assert (packs / "pyab" / "prolog" / "pyab" / "alphabeta.pl").is_file()
-    query = (f"attach_packs('{packs}'), [library(pyab/alphabeta)], "
-             f"['{packs}/pyab/examples/slides.pl'], alphabeta(a, -inf, inf, G, V), "
-             "format('~w ~w~n', [G, V]), halt")
+    attach = f"attach_packs('{packs}', [replace(true)])"
+
+    # SWI-Prolog's own listing reads every installed pack's metadata
+    listed = swipl("-g", f"{attach}, pack_list_installed, pack_info(pyab), halt", timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert "pyab@0.2.0" in listed.stdout and "Author:" in listed.stdout, listed.stdout
+    assert re.search(r"Author:\s+pyab developers <https://", listed.stdout), listed.stdout
+    assert "Home page:" in listed.stdout and "Download URL:" in listed.stdout
+
+    # the examples as a library, the slides' program
+    query = (f"{attach}, [library(pyab/alphabeta)], [library(pyab/examples/slides)], "
+             "alphabeta(a, -inf, inf, G, V), format('~w ~w~n', [G, V]), halt")
     answer = swipl("-q", "-g", query)
     assert answer.stdout.split() == ["b", "3"], answer.stdout + answer.stderr
+
+    # a .tree file read in plain swipl, from the current folder, as the README says
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(ROOT / "examples" / "slides.tree", work / "slides.tree")
+    query = (f"{attach}, use_module(library(pyab/tree_dsl)), load_tree('slides.tree'), "
+             "[library(pyab/alphabeta)], alphabeta(a, -inf, inf, GoodPos, Val), "
+             "format('~w ~w~n', [GoodPos, Val]), halt")
+    read = subprocess.run(["swipl", "-q", "-g", query], cwd=work, capture_output=True, text=True,
+                          timeout=60)
+    assert read.stdout.split() == ["b", "3"], read.stdout + read.stderr
+
+    # the pack's own tests: the same files as the wheel's
+    shipped = sorted(p.name for p in (packs / "pyab" / "prolog" / "pyab" / "tests").iterdir())
+    assert shipped == [name for name in INSTALLED_TESTS if name.endswith(".plt")]
+    tests = swipl("-g", f"{attach}, use_module(library(pyab/pyab_test)), pyab_test, halt",
+                  "-t", "halt(1)", timeout=300)
+    assert tests.returncode == 0, tests.stderr[-3000:]
+    passed = re.search(r"All (\d+) tests passed", tests.stderr)
+    assert passed and int(passed.group(1)) >= 50, tests.stderr[-3000:]

@@ -6,7 +6,11 @@
 
 :- prolog_load_context(directory, Dir),
    directory_file_path(Dir, '../alphabeta.pl', Program),
-   directory_file_path(Dir, '../../examples/slides.pl', Slides),
+   % slides.pl: examples/ in a checkout, prolog/pyab/examples/ in the pack,
+   % pyab/_examples/ in a wheel
+   member(Rel, ['../../examples/slides.pl', '../examples/slides.pl', '../../_examples/slides.pl']),
+   directory_file_path(Dir, Rel, Slides),
+   exists_file(Slides), !,
    consult(user:Program),
    consult(user:Slides).
 

@@ -56,9 +56,15 @@ vt_kids_(Kids, Name, Side, M) :-
     vt_other_(Side, Other),
     length(Kids, N),
     numlist(1, N, Is),
-    maplist([I, K]>>format(atom(K), '~w_~d', [Name, I]), Is, Names),
+    maplist(vt_kid_name_(Name), Is, Names),
     assertz(M:tree(Name, Names)),
-    maplist([K, T]>>vt_node_(T, K, Other, M), Names, Kids).
+    maplist(vt_kid_(Other, M), Names, Kids).
+
+% Helpers, not yall lambdas: with library(yall) loaded before this file
+% (a lambda typed at the toplevel autoloads it), lambdas are compiled
+% differently and these tests failed when ?- pyab_test. loaded them.
+vt_kid_name_(Name, I, K) :- format(atom(K), '~w_~d', [Name, I]).
+vt_kid_(Other, M, K, T) :- vt_node_(T, K, Other, M).
 
 vt_other_(max, min).
 vt_other_(min, max).

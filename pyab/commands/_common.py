@@ -87,7 +87,9 @@ def add_algorithm(p: argparse.ArgumentParser, also: tuple[str, ...] = ()) -> Non
 def add_search(p: argparse.ArgumentParser) -> None:
     """FILE and the options of one search: engine, algorithm, depth, window,
     timeout (solve, trace, show, draw)."""
-    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+    p.add_argument("file", metavar="FILE",
+                   help="a .tree file, a facts file (.pl, as pyab facts writes; read, never run), "
+                        "or - for standard input")
     p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
                    help="prolog (default): SWI-Prolog, observed; python: the mirror")
     add_algorithm(p)
@@ -103,7 +105,7 @@ def add_search(p: argparse.ArgumentParser) -> None:
 def add_program(p: argparse.ArgumentParser) -> None:
     """--program/--python/--exec/--interface: search with your own
     implementation instead of pyab's (see docs/referee.md)."""
-    g = p.add_argument_group("your own implementation (docs/referee.md)")
+    g = p.add_argument_group("your own implementation (pyab docs referee)")
     g.add_argument("--program", metavar="FILE.pl",
                    help="a Prolog program defining the algorithm's entry predicate "
                         "(alphabeta/5 for bratko) on moves/2, staticval/2, min_to_move/1, "
@@ -126,7 +128,7 @@ def add_program(p: argparse.ArgumentParser) -> None:
                         "folder and limits (default --timeout 10, --memory 1024, 32 processes, "
                         "16 MB files, 64 open files, 1800 s in all); with --program its clauses "
                         "are also read, not consulted, and vetted by library(sandbox); "
-                        "docs/grading.md")
+                        "pyab docs grading")
     g.add_argument("--memory", type=positive, default=None, metavar="MB",
                    help="the child process's address-space limit in MB (exit 3 when hit)")
 
@@ -209,13 +211,6 @@ def json_text(obj: Any) -> str:
 
 def _dump(obj: Any) -> None:
     sys.stdout.write(json_text(obj) + "\n")
-
-
-def window_text(alpha: float, beta: float) -> str:
-    from ..prolog.facts import number
-    def one(x: float) -> str:
-        return ("-inf" if x < 0 else "inf") if isinstance(x, float) and math.isinf(x) else number(x)
-    return f"{one(alpha)} .. {one(beta)}"
 
 
 def load_tree(path: str, agents: int | None = None):

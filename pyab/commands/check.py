@@ -74,7 +74,7 @@ examples:
   pyab check --random 300 --program mine.pl --values wide   leaves at 1000, 9999, 2**31 ...
   pyab check --random 200 --program student.pl --untrusted --timeout 5 --json
                                                             grade a student's program
-                                                            (docs/grading.md)
+                                                            (pyab docs grading)
 
 With --program, --python or --exec the sides are "reference (ALGORITHM)"
 (pyab's mirror) and "yours (PROGRAM)"; the first disagreement is shrunk to a
@@ -82,7 +82,7 @@ small tree that still shows it (checked again from its saved text), saved,
 and printed with a command that replays it.  A wrong search (a static value
 asked of an inner node, a question about a node the search was not given)
 is a disagreement too (exit 1), shown the same way.  Exit 3 when your
-program crashes, times out or answers nonsense.  See docs/referee.md.""")
+program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")

@@ -12,10 +12,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "facts", help="write the tree as Prolog facts (tree/2, staticval/2, ...)",
         description="Write the tree in FILE as the slides' Prolog facts: tree/2, staticval/2, "
                     "min_to_move/1, max_to_move/1 for every node and the moves/2 bridge.  "
-                    "Load the result next to prolog/alphabeta.pl in plain SWI-Prolog.",
+                    "Load the result next to the slides' program alphabeta.pl (in the folder "
+                    "`pyab where --prolog` prints) in plain SWI-Prolog; `pyab solve OUT.pl` reads "
+                    "it back.",
         epilog="example: pyab facts examples/slides.tree -o slides.pl && "
-               "swipl prolog/alphabeta.pl slides.pl")
-    p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
+               "swipl \"$(pyab where --prolog)/alphabeta.pl\" slides.pl")
+    p.add_argument("file", metavar="FILE", help="a .tree file, a facts file (.pl), or - for standard input")
     p.add_argument("-o", "--output", metavar="OUT.pl", help="write here instead of standard output")
     p.set_defaults(run=run)
 

@@ -20,9 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "game", help="solve tic-tac-toe with the slides' program (rules, no stored tree)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="""\
-Solve a game whose moves are computed by rules (prolog/games/*.pl in
-SWI-Prolog, pyab/games/*.py in the mirror) with the unchanged slides'
-program: the value, the best first move, how many leaves and nodes the
+Solve a game whose moves are computed by rules (games/*.pl in the folder
+`pyab where --prolog` prints, in SWI-Prolog; a Python module in the mirror)
+with the unchanged slides' program: the value, the best first move, how many leaves and nodes the
 search read, beside the size of the full game tree (counted by walking it).
 Squares are numbered 1..9 row by row; X moves first and is MAX; a won game
 is worth 1 for X, -1 for O, a draw 0.""",

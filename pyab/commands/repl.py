@@ -16,7 +16,8 @@ from . import _common
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "repl", help="start swipl with the slides' program and the tree loaded",
-        description="Start the SWI-Prolog toplevel with prolog/alphabeta.pl and the facts of "
+        description="Start the SWI-Prolog toplevel with the slides' program (alphabeta.pl, in the folder "
+                    "`pyab where --prolog` prints) and the facts of "
                     "the tree in FILE loaded, and print the query to try.  Leave with halt.")
     p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
     p.set_defaults(run=run)

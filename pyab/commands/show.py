@@ -19,6 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-nodes", type=_common.positive, default=2000, metavar="N",
                    help="draw at most N nodes (default 2000): the chosen line, then the rest "
                         "breadth-first; each cut-short node says how many nodes it hides")
+    p.add_argument("--final-windows", action="store_true",
+                   help="show each node's final window (as newbounds/6 last left it) instead of "
+                        "the one it was called with")
     p.set_defaults(run=run)
 
 
@@ -29,5 +32,5 @@ def run(args: argparse.Namespace) -> int:
     tr = _common.user_trace(args, tree) or trace(  # yours, or pyab's
         tree, engine=args.engine, algorithm=args.algorithm, alpha=args.alpha,
         beta=args.beta, depth=args.depth, timeout=args.timeout)
-    print_tree(tr, max_nodes=args.max_nodes)
+    print_tree(tr, max_nodes=args.max_nodes, final_windows=args.final_windows)
     return 0

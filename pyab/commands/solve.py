@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import _common
+from ..result import window_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +18,7 @@ slides' GoodPos), the value (Val), the leaves whose static value was
 read, and the subtrees cut off.  The prolog engine runs the real
 program in SWI-Prolog and observes it; python runs the mirror.  With
 --program/--python/--exec your own implementation searches instead,
-observed by pyab through the questions it asks (docs/referee.md).""",
+observed by pyab through the questions it asks (pyab docs referee).""",
         epilog="examples:\n  pyab solve examples/slides.tree --alpha 3 --beta 10 --json\n"
                "  pyab solve examples/slides.tree --python examples/referee/slides_alphabeta.py:alphabeta",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     def names(ns) -> str:
         return printable(" ".join(ns)) if args.full else shorten(ns)
     print(f"{printable(args.file)}: {who}, window "
-          f"{_common.window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move "
+          f"{window_text(args.alpha, args.beta)}, {tree.root_side.upper()} to move "
           f"at {printable(tree.root)}")
     if result.best is not None:
         best = printable(result.best)

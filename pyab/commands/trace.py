@@ -6,6 +6,7 @@ import argparse
 import textwrap
 
 from . import _common
+from ..result import window_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -14,8 +15,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=textwrap.fill(
             "Search the tree in FILE (or - for stdin) and print every step as a row "
                     "of a table like the slides' Alpha/Beta/GoodPos/Val frames: each call of "
-                    "alphabeta/5 with its window, each leaf read, each newbounds/6 answer, each "
-                    "cut-off (alpha or beta, and which siblings it removes), each return.  For "
+                    "alphabeta/5 with its window, each leaf read, each cut test that failed "
+                    "(\"no cut: 12 < alpha 3 is false\", and whether a strict test lets a tie "
+                    "pass), each newbounds/6 answer, each betterof/6 (the tie rule: the later "
+                    "child wins), each cut-off with the bound that caused it (alpha, beta, or "
+                    "Hsu's direct cut-off) and which siblings it removes, each return.  GoodPos "
+                    "and Val are the best child so far.  For "
                     "the slides' program (bratko) the prolog engine observes SWI-Prolog and the "
                     "python engine the mirror; for the other algorithms the steps come from the "
                     "Python mirror's frames, used only when its result equals the observed "
@@ -44,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from ..render.table import print_table
     print_table(tr, title=f"{args.file}: {tr.algorithm} in {tr.engine}, window "
-                          f"{_common.window_text(args.alpha, args.beta)}")
+                          f"{window_text(args.alpha, args.beta)}")
     return 0
 
 
@@ -57,7 +62,7 @@ def _questions(args: argparse.Namespace, tree) -> int:
         _common.print_json({"result": result.to_json(), "questions": [
             {"question": q, "node": n, "answer": a} for q, n, a in log]})
         return 0
-    print(f"{args.file}: {result.algorithm}, window {_common.window_text(args.alpha, args.beta)}")
+    print(f"{args.file}: {result.algorithm}, window {window_text(args.alpha, args.beta)}")
     print("  the questions it asked, in order, with pyab's answers:")
     width = len(str(len(log)))
     for i, (q, n, a) in enumerate(log, 1):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import _common
+from ..result import window_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 def _print_table(args, tree, table) -> None:
     from ..prolog.facts import number
     from ..text import printable
-    window = _common.window_text(args.alpha, args.beta)
+    window = window_text(args.alpha, args.beta)
     depth = "" if args.depth is None else f", depth {args.depth}"
     print(f"{printable(args.file)}: {tree.root_side.upper()} to move at {printable(tree.root)}, window {window}{depth}")
     head = ["algorithm", "value", "best", "leaves", "agree"]

@@ -10,6 +10,7 @@ with a caret under the place.
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -276,6 +277,10 @@ def _describe(err: UnexpectedInput, text: str) -> str:
         ch = text[at] if at < len(text) else ""
         if ch == "'":
             return "unexpected character \"'\": a quoted name not closed on the line it starts on"
+        if ch.isupper():  # AIMA's capital names: in Prolog a capital starts a variable
+            word = re.match(r"\w+", text[err.pos_in_stream:]).group()  # type: ignore[union-attr]
+            return (f"unexpected character {ch!r}: a name starts with a lower-case letter; "
+                    f"quote it ('{word}') or write it in lower case ({word.lower()})")
         return f"unexpected character {ch!r}"
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         if all(not line.strip() or line.strip().startswith(("#", "%")) for line in text.split("\n")):
@@ -293,9 +298,14 @@ def _expected(names: Any) -> str:
 
 
 def load(path: str | Path) -> Tree:
-    """Read and parse a ``.tree`` file (UTF-8); ``-`` reads standard input."""
+    """Read and parse a ``.tree`` file (UTF-8); ``-`` reads standard input.
+    A ``.pl`` file is a facts file (``pyab facts`` output), read without
+    running it (:mod:`pyab.dsl.factsfile`)."""
     from ..api import expect_path
     expect_path(path, "pyab.load")
+    if str(path).endswith(".pl"):
+        from . import factsfile
+        return factsfile.load(path)
     if str(path) == "-":
         import sys
         return parse(sys.stdin.read(), "<stdin>")

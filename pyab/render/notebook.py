@@ -8,7 +8,8 @@ draw the same thing.
 A :class:`Picture` shows as SVG (``_repr_svg_``: the final state of the
 search); ``.stepper()`` is the HTML stepper of ``pyab draw -o X.html`` in
 an isolated frame (``_repr_html_``), ``.html()`` that page as text and
-``.save(path)`` writes .svg, .html, .dot, .png or .pdf.
+``.save(path)`` writes .svg, .png, .pdf, .html, .tex or .dot, all from
+the one picture model (``pyab.render.model``).
 """
 
 from __future__ import annotations
@@ -34,42 +35,36 @@ class Picture:
     True
     """
 
-    def __init__(self, tree: Tree, trace: Any = None):
-        self.tree, self.trace = tree, trace
+    def __init__(self, tree: Tree, trace: Any = None, **options: Any):
+        self.tree, self.trace, self.options = tree, trace, options
 
     def _repr_svg_(self) -> str:
         from .svg import svg
-        return svg(self.tree, self.trace)
+        return svg(self.tree, self.trace, **self.options)
 
     def svg(self) -> str:
         return self._repr_svg_()
 
-    def html(self, title: str = "") -> str:
-        """The self-contained stepper page (needs a search)."""
-        if self.trace is None:
-            raise ValueError("a picture without a search has no steps: use picture(tree, result)")
+    def html(self, title: str = "", presentation: bool = False) -> str:
+        """The self-contained stepper page (for a bare tree: the picture);
+        ``presentation``: the lecture-hall page (``pyab.render.html``)."""
         from .html import page
-        return page(self.trace, title=title)
+        options = dict(self.options)
+        if title:
+            options["title"] = title
+        if presentation and self.trace is not None:
+            options["presentation"] = True
+        return page(self.trace, tree=self.tree, **options)
 
-    def stepper(self) -> "Stepper":
+    def stepper(self, presentation: bool = False) -> "Stepper":
         """The stepper, for Jupyter (shown in an isolated frame)."""
-        return Stepper(self)
+        return Stepper(self, presentation=presentation)
 
     def save(self, path: str | Path, dpi: int | None = None) -> Path:
-        """Write the picture; the extension picks the format (.svg and
-        .html directly, .dot/.png/.pdf through Graphviz)."""
-        out = Path(path)
-        fmt = out.suffix.lower().lstrip(".")
-        if fmt == "svg" and self.trace is None:
-            out.write_text(self._repr_svg_(), encoding="utf-8")
-        elif fmt == "html":
-            out.write_text(self.html(), encoding="utf-8")
-        elif fmt in ("svg", "dot", "png", "pdf"):
-            from .dot import render
-            render(self.trace, out, fmt, dpi=dpi)
-        else:
-            raise ValueError(f"{out}: cannot tell the format (use .svg, .html, .dot, .png or .pdf)")
-        return out
+        """Write the picture; the extension picks the format: .svg, .png,
+        .pdf, .html, .tex (TikZ) or .dot, all drawn from one picture model."""
+        from .output import save
+        return save(self.tree, self.trace, path, dpi=dpi, **self.options)
 
     def __repr__(self) -> str:
         what = f"{self.trace.algorithm} in {self.trace.engine}" if self.trace else "no search"
@@ -81,23 +76,27 @@ class Stepper:
     ``<iframe srcdoc>``, so its script and ids stay apart from the
     notebook's and from other steppers in it."""
 
-    def __init__(self, pic: Picture, height: int | None = None):
-        self.pic = pic
-        self.height = height or 420 + min(600, 92 * (max(pic.tree.depth, default=0) + 1))
+    def __init__(self, pic: Picture, height: int | None = None, presentation: bool = False):
+        self.pic, self.presentation = pic, presentation
+        rows = max(pic.tree.depth, default=0) + 1
+        self.height = height or (1080 if presentation else 520 + min(600, 80 * rows))
 
     def _repr_html_(self) -> str:
-        return (f'<iframe srcdoc="{escape(self.pic.html(), quote=True)}" '
+        page = self.pic.html(presentation=self.presentation)
+        return (f'<iframe srcdoc="{escape(page, quote=True)}" '
                 f'style="width: 100%; height: {self.height}px; border: 1px solid #ddd" '
                 f'sandbox="allow-scripts"></iframe>')
 
 
 def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
             algorithm: str = "bratko", alpha: Number | None = None, beta: Number | None = None,
-            depth: int | None = None, search: bool = True) -> Picture:
+            depth: int | None = None, search: bool = True, **options: Any) -> Picture:
     """The picture of ``tree`` searched: with a ``result``, that search
     (its steps from the mirror, checked against it; see
     ``pyab.render.trace.explain``); without, a new search (``engine``,
     ``algorithm``, window, ``depth``); with ``search=False`` the bare tree.
+    ``options`` go to the picture model (``pyab.render.model.model``):
+    ``windows="final"``, ``font=18``, ``title=...``, ``caption=False``, ...
 
     :raises TypeError: when ``tree`` is not a Tree or ``result`` not a Result.
     """
@@ -105,17 +104,17 @@ def picture(tree: Tree, result: Result | None = None, *, engine: str = "prolog",
     from ..result import expect_result
     expect_tree(tree, "pyab.render.picture")
     if not search:
-        return Picture(tree)
+        return Picture(tree, **options)
     from .trace import explain, trace
     if result is not None:
         expect_result(result, "pyab.render.picture")
         a = result.window[0] if alpha is None else alpha
         b = result.window[1] if beta is None else beta
         d = result.depth if depth is None else depth
-        return Picture(tree, explain(tree, result, a, b, d))
+        return Picture(tree, explain(tree, result, a, b, d), **options)
     a = -math.inf if alpha is None else alpha
     b = math.inf if beta is None else beta
-    return Picture(tree, trace(tree, engine, algorithm, a, b, depth=depth))
+    return Picture(tree, trace(tree, engine, algorithm, a, b, depth=depth), **options)
 
 
 def _result_svg(result: Result) -> str | None:

@@ -14,16 +14,21 @@ HEADERS = ("#", "Pos", "Alpha", "Beta", "GoodPos", "Val", "what happens")
 def rows(trace: Trace) -> list[tuple[str, ...]]:
     """The table's cells as text: the node indented by depth, then the
     window, GoodPos and Val that the step shows, then the step in words."""
-    out = []
+    out: list[tuple[str, ...]] = []
     for i, s in enumerate(trace.steps, 1):
         alpha, beta, good, val = "", "", "", ""
         if s.kind == "call":
             alpha, beta = _num(s.alpha), _num(s.beta)
         elif s.kind == "leaf":
             val = _num(s.value)
-        elif s.kind == "bounds":
+        elif s.kind == "bounds":  # the new window, and the best child so far
             alpha, beta = _num(s.new_alpha), _num(s.new_beta)
-            good, val = s.child or "", _num(s.value)
+            good, val = s.good or "", _num(s.good_value)
+        elif s.kind == "test":
+            alpha, beta = _num(s.alpha), _num(s.beta)
+            good, val = s.good or "", _num(s.good_value)
+        elif s.kind in ("betterof", "tie"):
+            good, val = s.good or "", _num(s.good_value)
         elif s.kind == "cut":
             alpha, beta = _num(s.alpha), _num(s.beta)
             good, val = s.child or "", _num(s.value)
@@ -33,7 +38,8 @@ def rows(trace: Trace) -> list[tuple[str, ...]]:
     return out
 
 
-_STYLE = {"call": "cyan", "leaf": "", "bounds": "yellow", "cut": "bold red", "return": "green",
+_STYLE = {"call": "cyan", "leaf": "", "test": "", "bounds": "yellow", "betterof": "blue", "tie": "blue",
+          "cut": "bold red", "return": "green",
           "horizon": "magenta"}
 
 

@@ -47,16 +47,18 @@ def subtree_sizes(tree: Any) -> list[int]:
     return size
 
 
-def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
+def rich_tree(trace: Trace, max_nodes: int = 2000, final_windows: bool = False) -> Any:
     """A ``rich.tree.Tree`` of ``trace``.  A tree of more than ``max_nodes``
     nodes is cut breadth-first, keeping the chosen line whole; each node
     with hidden children ends with one line counting the nodes hidden
-    under it (its own subtrees only)."""
+    under it (its own subtrees only).  Each node shows the window it was
+    called with, or with ``final_windows`` as newbounds/6 last left it."""
     from rich.text import Text
     from rich.tree import Tree as RichTree
 
     tree = trace.tree
-    values, windows, cuts = trace.values(), trace.windows(), trace.cuts()
+    values, cuts = trace.values(), trace.cuts()
+    windows = trace.windows() if final_windows else trace.called()
     visited = set(trace.result.visited)
     horizon = set(trace.result.horizon)
     best_line = trace.best_line() if trace.result.visited else []
@@ -112,7 +114,8 @@ def rich_tree(trace: Trace, max_nodes: int = 2000) -> Any:
     return root
 
 
-def print_tree(trace: Trace, console: Any = None, max_nodes: int = 2000) -> None:
+def print_tree(trace: Trace, console: Any = None, max_nodes: int = 2000,
+               final_windows: bool = False) -> None:
     """Print the tree; colour on a terminal, plain lines (never wrapped at
     80 columns) when piped."""
     from rich.console import Console
@@ -121,17 +124,19 @@ def print_tree(trace: Trace, console: Any = None, max_nodes: int = 2000) -> None
         if not console.is_terminal:
             wide = Console(width=100_000, no_color=True, highlight=False)
             with wide.capture() as cap:
-                wide.print(rich_tree(trace, max_nodes))
+                wide.print(rich_tree(trace, max_nodes, final_windows))
             print("\n".join(line.rstrip() for line in cap.get().splitlines()))
             console = wide
         else:
-            console.print(rich_tree(trace, max_nodes))
+            console.print(rich_tree(trace, max_nodes, final_windows))
     else:
-        console.print(rich_tree(trace, max_nodes))
+        console.print(rich_tree(trace, max_nodes, final_windows))
     r = trace.result
     from ..text import shorten
     best = printable(r.best) if r.best is not None else "(none)"
     console.print(f"{r.algorithm} in {r.engine}: GoodPos = {best}, Val = {_num(r.value)}; "
                   f"cut off: {shorten(r.pruned, sep=', ') if r.pruned else 'nothing'}"
                   + (f"; horizon: {shorten(r.horizon, sep=', ')}" if r.horizon else "")
-                  + f"; {value_words(r)}", highlight=False, markup=False)
+                  + f"; {value_words(r)}; windows: "
+                  + ("final, as newbounds/6 left them" if final_windows else "as each node was called"),
+                  highlight=False, markup=False)

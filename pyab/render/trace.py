@@ -23,6 +23,24 @@ Both give the same five kinds of step, in the order they happen:
 ``horizon`` the depth limit scored ``node`` by its static value: ``removed``
             (its children) are not searched, and that is no cut-off
 
+and three that explain (worked out from the observed values, by the rules
+of :mod:`pyab.render.explain`; betterof/6 itself is not wrapped):
+
+``test``     the cut test in ``node`` after ``child`` returned ``value``
+             failed: ``value test limit`` is false (``bound`` says which of
+             alpha and beta ``limit`` is); a ``bounds`` step follows
+``betterof`` bratko's betterof/6 in ``node``: ``child``/``value`` against the
+             best of the later children ``rival``/``rival_value``; the
+             winner is ``good``/``good_value`` (the later wins a tie)
+``tie``      any other algorithm: ``child`` ties the best so far ``rival``,
+             and ``good`` is the one it keeps (the first)
+
+``bounds``, ``test`` and ``tie`` steps carry the best child so far in
+``good``/``good_value``; a ``cut`` step names its bound: ``cut`` is
+"alpha", "beta" or "direct" (Hsu: the tree's extreme value, ``bound``
+"largest" or "smallest"), ``test`` the comparison that held and ``limit``
+the bound's value.
+
 For every other algorithm the steps come from the Python mirror's frames
 (``Recorder.enter``/``back`` in ``pyab.search``): each call with its window
 (from MAX's point of view), each static value read, each value returned;
@@ -52,12 +70,12 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable
 
-from ..result import Result, json_number
+from ..result import Result, bound_text, json_number
 from ..tree import Number, Tree
 
 __all__ = ["FRAMES", "KINDS", "Step", "Trace", "explain", "from_events", "from_frames", "reconstruct", "trace"]
 
-KINDS = ("call", "leaf", "bounds", "cut", "return", "horizon")
+KINDS = ("call", "leaf", "test", "bounds", "betterof", "tie", "cut", "return", "horizon")
 
 # Where a trace's steps came from (Trace.frames), in words for the pictures.
 FRAMES = {
@@ -84,6 +102,13 @@ class Step:
     new_beta: Number | None = None
     cut: str | None = None
     removed: tuple[str, ...] = ()
+    good: str | None = None            # the best child so far (GoodPos)
+    good_value: Number | None = None   # and its value
+    rival: str | None = None           # betterof/tie: the child compared with
+    rival_value: Number | None = None
+    bound: str | None = None           # test: "alpha" or "beta"
+    test: str | None = None            # test/cut: the comparison (">", ">=", "<", "<=", "=")
+    limit: Number | None = None        # test/cut: the bound's value
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -111,18 +136,39 @@ class Step:
                 changes.append(f"beta {n(self.beta)} -> {n(self.new_beta)}")
             what = ", ".join(changes) if changes else "window kept"
             return f"newbounds after {self.child} = {n(self.value)}: {what}"
+        if self.kind == "test":
+            from .explain import test_text
+            assert self.test and self.bound and self.value is not None and self.limit is not None
+            return f"no cut: {test_text(self.test, self.value, self.bound, self.limit, n)}"
+        if self.kind == "betterof":
+            v, w = self.value, self.rival_value
+            assert v is not None and w is not None
+            op = "<" if self.test == "<" else ">"
+            held = v < w if op == "<" else v > w
+            head = f"betterof({self.child}, {n(v)}, {self.rival}, {n(w)}): {n(v)} {op} {n(w)} is "
+            if held:
+                return head + f"true, so {self.child} = {n(v)} is better"
+            if v == w:
+                return head + f"false, a tie: the later {self.rival} = {n(w)} wins"
+            return head + f"false, so {self.rival} = {n(w)} is kept"
+        if self.kind == "tie":
+            return (f"tie: {self.child} = {n(self.value)} equals the best so far, {self.rival}; "
+                    f"{self.good} is kept (only a strictly better value replaces it)")
         if self.kind == "cut":
             gone = ", ".join(self.removed)
-            v, a, b = self.value, self.alpha, self.beta
-            if self.cut == "alpha" and v is not None and a is not None and v <= a:
-                why = f"{self.child} = {n(v)} {'<' if v < a else '<='} alpha {n(a)}"
-            elif self.cut == "beta" and v is not None and b is not None and v >= b:
-                why = f"{self.child} = {n(v)} {'>' if v > b else '>='} beta {n(b)}"
-            elif self.child is not None and v is not None:
-                return f"{self.cut + ' ' if self.cut else ''}cut-off after {self.child} = {n(v)}: {gone} never searched"
-            else:
-                return f"cut-off: {gone} never searched"
-            return f"{self.cut} cut-off ({why}): {gone} never searched"
+            v = self.value
+            if self.cut == "direct" and v is not None:
+                return (f"direct cut-off ({self.child} = {n(v)} = the {self.bound} value the "
+                        f"tree holds, {n(self.limit)}: nothing can do better): {gone} never searched")
+            if self.cut in ("alpha", "beta") and self.test and self.limit is not None and v is not None:
+                why = f"{self.child} = {n(v)} {self.test} {self.cut} {n(self.limit)}"
+                if self.good_value is not None:  # the best so far cut, not the child (Hsu's m)
+                    why = (f"m = {n(self.good_value)}, the best so far, {self.test} {self.cut} "
+                           f"{n(self.limit)}; {self.child} = {n(v)}")
+                return f"{self.cut} cut-off ({why}): {gone} never searched"
+            if self.child is not None and v is not None:
+                return f"cut-off after {self.child} = {n(v)}: {gone} never searched"
+            return f"cut-off: {gone} never searched"
         if self.kind == "horizon":
             return (f"depth limit: {self.node} is scored by its static value; "
                     f"{', '.join(self.removed)} not searched (the horizon, not a cut-off)")
@@ -134,16 +180,11 @@ class Step:
         return self.kind
 
 
-_NUMBERS = {"alpha", "beta", "value", "new_alpha", "new_beta"}
+_NUMBERS = {"alpha", "beta", "value", "new_alpha", "new_beta", "good_value", "rival_value", "limit"}
 
 
 def _num(x: Number | None) -> str:
-    if x is None:
-        return ""
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    from ..prolog.facts import number
-    return number(x)
+    return "" if x is None else bound_text(x)
 
 
 @dataclass(frozen=True)
@@ -196,6 +237,14 @@ class Trace:
                 out[s.node] = s.value
         if self.result.visited:
             out[self.tree.root] = self.result.value
+        return out
+
+    def called(self) -> dict[str, tuple[Number, Number]]:
+        """The window each node was called with (its first call), where observed."""
+        out: dict[str, tuple[Number, Number]] = {}
+        for s in self.steps:
+            if s.kind == "call" and s.alpha is not None and s.node not in out:
+                out[s.node] = (s.alpha, s.beta)  # type: ignore[assignment]
         return out
 
     def windows(self) -> dict[str, tuple[Number, Number]]:
@@ -291,11 +340,23 @@ def from_events(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
                 alpha: Number, beta: Number) -> Trace:
     """A :class:`Trace` from raw events (as ``pyab.prolog.solve_traced``
     returns them, with names).  bounds and cut events name the child; the
-    step is about its parent."""
+    step is about its parent.  Each bounds step is preceded by the
+    goodenough/7 test that failed, and each inner node's return by the
+    betterof/6 calls that chose its GoodPos (the later child wins a tie)."""
     parent = _parents(tree)
     depth = tree.depth
     index = tree.index
-    steps = []
+    steps: list[Step] = []
+    searched: dict[str, list[tuple[str, Number]]] = {}  # node -> (child, value) so far
+
+    def best_so_far(node: str) -> tuple[str | None, Number | None]:
+        good, val = None, None
+        at_max = tree.is_max_id(index[node])
+        for c, v in searched.get(node, ()):
+            if val is None or v == val or (v > val if at_max else v < val):
+                good, val = c, v  # betterof/6: the later child wins a tie
+        return good, val
+
     for e in events:
         kind, pos = e[0], e[1]
         if kind == "call":
@@ -304,17 +365,48 @@ def from_events(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
             steps.append(Step("leaf", pos, depth[index[pos]], value=e[2]))
         elif kind == "bounds":
             p = parent[pos]
-            steps.append(Step("bounds", p, depth[index[p]], child=pos, value=e[2], alpha=e[3],
-                              beta=e[4], new_alpha=e[5], new_beta=e[6]))
+            good, val = best_so_far(p)
+            child_min = not tree.is_max_id(index[pos])  # goodenough asks min_to_move(Pos)
+            d = depth[index[p]]
+            steps.append(Step("test", p, d, child=pos, value=e[2], alpha=e[3], beta=e[4],
+                              bound="beta" if child_min else "alpha",
+                              test=">" if child_min else "<", limit=e[4] if child_min else e[3],
+                              good=good, good_value=val))
+            steps.append(Step("bounds", p, d, child=pos, value=e[2], alpha=e[3],
+                              beta=e[4], new_alpha=e[5], new_beta=e[6], good=good, good_value=val))
         elif kind == "cut":
             p = parent[pos]
             steps.append(Step("cut", p, depth[index[p]], child=pos, value=e[2], alpha=e[3],
-                              beta=e[4], cut=e[5], removed=tuple(e[6])))
+                              beta=e[4], cut=e[5], removed=tuple(e[6]),
+                              test=">" if e[5] == "beta" else "<",
+                              limit=e[4] if e[5] == "beta" else e[3]))
         elif kind == "return":
+            kids = searched.pop(pos, [])
+            if kids:
+                steps.extend(_betterof(tree, pos, kids, depth[index[pos]]))
             steps.append(Step("return", pos, depth[index[pos]], best=e[2], value=e[3]))
+            if pos in parent:
+                searched.setdefault(parent[pos], []).append((pos, e[3]))
         else:
             raise ValueError(f"unknown trace event {kind!r}")
     return Trace(tree, tuple(steps), result, alpha, beta, exact=True)
+
+
+def _betterof(tree: Tree, node: str, kids: list[tuple[str, Number]], d: int) -> list[Step]:
+    """The betterof/6 calls of ``node``'s goodenough/7 chain as it unwinds:
+    the last child searched first, each earlier child against the winner
+    of the later ones (clause 1: the earlier only when strictly better)."""
+    out = []
+    good, good_v = kids[-1]
+    for child, v in reversed(kids[:-1]):
+        child_max = tree.is_max_id(tree.index[child])  # betterof asks max_to_move(Pos)
+        op = "<" if child_max else ">"
+        rival, rival_v = good, good_v
+        if (v < rival_v) if child_max else (v > rival_v):
+            good, good_v = child, v
+        out.append(Step("betterof", node, d, child=child, value=v, rival=rival,
+                        rival_value=rival_v, test=op, good=good, good_value=good_v))
+    return out
 
 
 def reconstruct(tree: Tree, result: Result, alpha: Number = -math.inf,
@@ -362,7 +454,8 @@ class _Frame:
     window: tuple[Any, Any]
     child: str | None = None     # the child that returned last
     value: Number | None = None  # and its value
-    best: str | None = None      # the move the frame's search returned
+    good: str | None = None      # the best child so far, by the algorithm's tie rule
+    good_value: Number | None = None
 
 
 def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
@@ -370,12 +463,42 @@ def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
     """A :class:`Trace` from a mirror's frames (``("call", node, alpha,
     beta)``, ``("leaf", node, value)``, ``("return", node, best, value)``,
     with names, from MAX's point of view; see ``Recorder``).  Bounds and cut
-    steps are derived as the module docstring says; ``result`` is the run
-    the trace is about (the Prolog run's, checked equal to the mirror's)."""
+    steps are derived as the module docstring says, the test, tie and cut
+    explanations by the algorithm's rule (:mod:`pyab.render.explain`);
+    ``result`` is the run the trace is about (the Prolog run's, checked
+    equal to the mirror's)."""
+    from .explain import cuts, operator, replaces, rule
+    r = rule(result.algorithm)
+    lo = hi = None
+    if r.direct:
+        from ..search.hsu import value_range
+        lo, hi = value_range(tree)
     depth, index = tree.depth, tree.index
     pruned, horizon = set(result.pruned), set(result.horizon)
     steps: list[Step] = []
     stack: list[_Frame] = []
+
+    def cut_step(top: _Frame, node: str, d: int, gone: tuple[str, ...]) -> Step:
+        at_max = tree.is_max_id(index[node])
+        v, (a, b) = top.value, top.window
+        kw: dict[str, Any] = {}
+        if r.strict is not None and v is not None:
+            op, lim = operator(r, at_max), (b if at_max else a)
+            m = top.good_value  # the best so far: Hsu's m
+            if r.m_from_bound and (a if at_max else b) is not None:
+                start = a if at_max else b
+                m = start if m is None else (max(m, start) if at_max else min(m, start))
+            if lim is not None and cuts(op, v, lim):
+                kw = dict(cut="beta" if at_max else "alpha", test=op, limit=lim)
+            elif lim is not None and m is not None and cuts(op, m, lim):
+                kw = dict(cut="beta" if at_max else "alpha", test=op, limit=lim,
+                          good=top.good, good_value=m)
+            elif r.direct and m == (hi if at_max else lo):
+                kw = dict(cut="direct", test="=", limit=m, good=top.good, good_value=m,
+                          bound="largest" if at_max else "smallest")
+        return Step("cut", node, d, child=top.child, value=v, alpha=a, beta=b,
+                    removed=gone, **kw)
+
     for e in events:
         kind, node = e[0], e[1]
         d = depth[index[node]]
@@ -383,13 +506,33 @@ def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
             a, b = e[2], e[3]
             if stack and stack[-1].child is not None:
                 top = stack[-1]
+                if a is not None and top.window[0] is not None:
+                    # the node's own window: a MAX node passes its beta on, a MIN node its
+                    # alpha (Hsu's F2 passes one bound only: the other stays the node's)
+                    wa, wb = top.window
+                    a_node, b_node = (a, wb) if tree.is_max_id(index[top.node]) else (wa, b)
+                else:
+                    a_node, b_node = a, b
                 if a is not None:
-                    steps.append(Step("bounds", top.node, depth[index[top.node]], child=top.child,
-                                      value=top.value, alpha=top.window[0], beta=top.window[1],
-                                      new_alpha=a, new_beta=b))
-                    top.window = (a, b)
-            elif stack and a is not None:
-                stack[-1].window = (a, b)
+                    pd, at_max = depth[index[top.node]], tree.is_max_id(index[top.node])
+                    ta, tb = top.window
+                    bound, lim, op = ("beta", tb, operator(r, at_max)) if at_max else \
+                        ("alpha", ta, operator(r, at_max))
+                    if r.gated and top.value is not None and \
+                            not cuts(">" if at_max else "<", top.value, ta if at_max else tb):
+                        # module22: no better than the pass threshold, so no cut test at all
+                        bound, lim, op = ("alpha", ta, ">") if at_max else ("beta", tb, "<")
+                    if r.strict is not None and lim is not None:
+                        steps.append(Step("test", top.node, pd, child=top.child, value=top.value,
+                                          alpha=ta, beta=tb, bound=bound, test=op, limit=lim,
+                                          good=top.good, good_value=top.good_value))
+                    steps.append(Step("bounds", top.node, pd, child=top.child,
+                                      value=top.value, alpha=ta, beta=tb,
+                                      new_alpha=a_node, new_beta=b_node, good=top.good,
+                                      good_value=top.good_value))
+                    top.window = (a_node, b_node)
+            elif stack and a is not None and stack[-1].window[0] is None:
+                stack[-1].window = (a, b)  # a node entered without a window of its own
             stack.append(_Frame(node, (a, b)))
             steps.append(Step("call", node, d, alpha=a, beta=b))
         elif kind == "leaf":
@@ -402,16 +545,21 @@ def from_frames(tree: Tree, events: Iterable[tuple[Any, ...]], result: Result,
             if top.child is not None:
                 gone = tuple(c for c in tree.children(node) if c in pruned)
                 if gone:
-                    steps.append(Step("cut", node, d, child=top.child, value=top.value,
-                                      alpha=top.window[0], beta=top.window[1],
-                                      cut="beta" if tree.is_max_id(index[node]) else "alpha",
-                                      removed=gone))
+                    steps.append(cut_step(top, node, d, gone))
             unsearched = tuple(c for c in tree.children(node) if c in horizon)
             if unsearched:
                 steps.append(Step("horizon", node, d, removed=unsearched))
             steps.append(Step("return", node, d, best=best, value=value))
             if stack:
-                stack[-1].child, stack[-1].value = node, value
+                up = stack[-1]
+                up.child, up.value = node, value
+                at_max = tree.is_max_id(index[up.node])
+                if up.good_value is not None and value == up.good_value and not r.later_wins:
+                    steps.append(Step("tie", up.node, depth[index[up.node]], child=node,
+                                      value=value, rival=up.good, rival_value=up.good_value,
+                                      good=up.good, good_value=up.good_value))
+                elif replaces(r, at_max, value, up.good_value):
+                    up.good, up.good_value = node, value
         else:
             raise ValueError(f"unknown frame event {kind!r}")
     return Trace(tree, tuple(steps), result, alpha, beta, exact=True, frames=frames)

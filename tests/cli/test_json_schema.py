@@ -51,6 +51,10 @@ SUCCESS = {
                      "--engine", "python", "--json"],
     "best-order": ["experiment", "best-order", str(EXAMPLES / "aima.tree"), "--json"],
     "game": ["game", "tictactoe", "--start", "1,5,9", "--engine", "python", "--no-count", "--json"],
+    "where": ["where", "--json"],
+    "where-prolog": ["where", "--prolog", "--json"],
+    "docs": ["docs", "--json"],
+    "docs-one": ["docs", "prolog", "--json"],
 }
 
 

@@ -77,15 +77,15 @@ def test_row(row, tmp_path, monkeypatch, capsys, deep):
     if example.startswith("pyab "):
         counter = itertools.count(1)
 
-        def as_file(m: re.Match) -> str:
-            path = tmp_path / f"f{next(counter)}.tree"
+        def as_file(m: re.Match) -> str:  # [[TEXT]].pl: a facts file
+            path = tmp_path / f"f{next(counter)}{m.group(2) or '.tree'}"
             if m.group(1) == "DEEP":
                 path.write_text(pyab.dump(deep, "flat"))
             else:
                 path.write_bytes(file_bytes(m.group(1)))
             return str(path)
 
-        argv = shlex.split(re.sub(r"\[\[(.*?)\]\](?!\])", as_file, example))[1:]
+        argv = shlex.split(re.sub(r"\[\[(.*?)\]\](\.pl)?(?!\])", as_file, example))[1:]
         try:
             status = cli.main(argv)
         except SystemExit as stop:  # argparse reports usage errors this way

@@ -118,6 +118,8 @@ def test_inner_node_may_carry_a_value():
     ("a('x\\q' = 1)", 1, 3, "unknown escape"),
     ("a('x\\0\\' = 1)", 1, 3, "NUL"),
     ("a(B = 1)", 1, 3, "unexpected character 'B'"),
+    ("A(B=1)", 1, 1, "quote it ('A') or write it in lower case (a)"),      # AIMA's capital names
+    ("a(Max2=1)", 1, 3, "quote it ('Max2') or write it in lower case (max2)"),
     ("a('unclosed = 1)", 1, 3, "unexpected character"),
 ])
 def test_errors_name_the_place(text, line, column, words):

@@ -49,4 +49,8 @@ def test_example_notebook_runs_and_shows_pictures(venv_kernel):
     assert "r_1 3 ('r_2_2', 'r_2_3')" in text
     assert "expected a Tree" in text and "pyab.parse(text)" in text
     assert "whose result equals the observed Prolog run" in text
+    # the final windows on demand, and the slide picture in every format from one model
+    assert any("final [\u03b1, \u03b2] (after newbounds)" in s for s in svgs)
+    assert all(f"slide.{ext} True" in text for ext in ("svg", "png", "pdf", "tex"))
+    assert any("font-size: 18px" in s and "AIMA&#x27;s figure 5.2, searched" in s for s in svgs)
     print(f"notebook ran in {seconds:.1f} s")  # shown with -s; measured for the docs

@@ -38,7 +38,7 @@ def test_slides_frames_with_the_slides_window(slides):
     # frames 39-40: h = 2 < alpha 3, an alpha cut-off, i and j never searched
     cuts = [x for x in s if x.kind == "cut"]
     assert cuts == [Step("cut", "c", 1, alpha=3, beta=1000, value=2, child="h", cut="alpha",
-                         removed=("i", "j"))]
+                         removed=("i", "j"), test="<", limit=3)]
     # frame 41: inside d, beta becomes 14 then 5
     assert [x.new_beta for x in bounds if x.node == "d"] == [14, 5]
     # frame 42: GoodPos = b, Val = 3
@@ -149,7 +149,8 @@ def test_trace_json_and_table_cli():
     assert data["best"] == "b" and data["value"] == 3 and data["exact"] is True
     assert data["steps"][0] == {"kind": "call", "node": "a", "depth": 0, "alpha": "-inf", "beta": "inf"}
     assert {"kind": "cut", "node": "c", "depth": 1, "alpha": 3, "beta": "inf", "value": 2,
-            "child": "h", "cut": "alpha", "removed": ["i", "j"]} in data["steps"]
+            "child": "h", "cut": "alpha", "removed": ["i", "j"], "test": "<",
+            "limit": 3} in data["steps"]
     py = pyab_cli("trace", str(EXAMPLES / "slides.tree"), "--json", "--engine", "python")
     pdata = json.loads(py.stdout)
     assert pdata["steps"] == data["steps"]
@@ -197,3 +198,105 @@ def test_trace_refuses_what_solve_refuses(slides):
         trace(slides, depth=2)
     done = pyab_cli("trace", str(EXAMPLES / "slides.tree"), "--depth", "2")
     assert done.returncode == 2 and "no depth limit" in done.stderr
+
+
+# -- a trace that explains ---------------------------------------------------
+
+def _holds(op, v, limit):
+    return {">": v > limit, ">=": v >= limit, "<": v < limit, "<=": v <= limit, "=": v == limit}[op]
+
+
+def explained(tr):
+    """Every test step's comparison is false, every cut's names its bound
+    and holds, every bounds step's best so far is what the node returns
+    in the end or is overtaken later; the betterof chain ends in GoodPos."""
+    problems = []
+    for i, s in enumerate(tr.steps):
+        if s.kind == "test":
+            window = s.beta if s.bound == "beta" else s.alpha
+            if _holds(s.test, s.value, s.limit) or s.limit != window:
+                problems.append(f"{i}: {s.text()}")
+        if s.kind == "cut" and tr.exact:
+            if s.cut not in ("alpha", "beta", "direct") or s.limit is None:
+                problems.append(f"{i}: a cut without its bound: {s.text()}")
+            elif s.cut != "direct":
+                tested = s.value if s.good_value is None else s.good_value  # Hsu's m
+                if s.limit != (s.beta if s.cut == "beta" else s.alpha) or not _holds(s.test, tested, s.limit):
+                    problems.append(f"{i}: {s.text()}")
+        if s.kind == "return" and tr.algorithm == "bratko" and i and tr.steps[i - 1].kind == "betterof":
+            last = tr.steps[i - 1]
+            if (last.good, last.good_value) != (s.best, s.value):
+                problems.append(f"{i}: betterof chose {last.good}, the program {s.best}")
+    return problems
+
+
+def test_bounds_rows_show_the_best_so_far_not_the_child(slides):
+    from pyab.render.table import rows
+    tr = trace(slides, "prolog")
+    by_text = {r[6]: r for r in rows(tr)}
+    # in b (MIN) after f = 12 the best so far is still e = 3
+    assert by_text["newbounds after f = 12: window kept"][4:6] == ("e", "3")
+    # in a (MAX) after c = 2 the best so far is still b = 3
+    assert by_text["newbounds after c = 2: window kept"][4:6] == ("b", "3")
+
+
+def test_no_cut_says_which_test_failed_and_that_it_is_strict():
+    tree = pyab.parse("a(b=3, c(d=3, e=5))")
+    tr = trace(tree, "prolog")
+    texts = [s.text() for s in tr.steps]
+    assert "no cut: 3 < alpha 3 is false, the test is strict" in texts
+    assert tr.result.pruned == ()
+    aima = trace(tree, "prolog", "aima")  # non-strict: the same tie cuts
+    assert [s.text() for s in aima.steps if s.kind == "cut"] == \
+        ["alpha cut-off (d = 3 <= alpha 3): e never searched"]
+
+
+def test_the_tie_rule_is_a_step_of_its_own(slides):
+    texts = [s.text() for s in trace(slides, "prolog").steps]
+    assert "betterof(c, 2, d, 2): 2 > 2 is false, a tie: the later d = 2 wins" in texts
+    assert texts.index("betterof(b, 3, d, 2): 3 > 2 is true, so b = 3 is better") == len(texts) - 2
+    tie = pyab.parse("a(b=3, c=3)")
+    assert trace(tie).result.best == "c"
+    aima = trace(tie, "prolog", "aima")
+    assert aima.result.best == "b"
+    assert [s.text() for s in aima.steps if s.kind == "tie"] == [
+        "tie: c = 3 equals the best so far, b; b is kept (only a strictly better value replaces it)"]
+
+
+def test_hsu_direct_cut_off_is_not_called_a_beta_cut():
+    tr = trace(pyab.parse("max a(b=3, c=3, d=3)"), "prolog", "hsu-f1")
+    (cut,) = [s for s in tr.steps if s.kind == "cut"]
+    assert cut.cut == "direct" and cut.limit == 3 and cut.beta == math.inf
+    assert "beta" not in cut.text()
+    assert cut.text() == ("direct cut-off (b = 3 = the largest value the tree holds, 3: "
+                          "nothing can do better): c, d never searched")
+
+
+@pytest.mark.parametrize("algorithm", ["bratko", "aima", "cpw-minmax", "cpw-negamax", "cpw-failsoft",
+                                       "module22", "hsu-f1", "hsu-f2", "hsu-f3", "hsu-f1-negamax",
+                                       "strict-cut"])
+def test_every_step_explains_itself_on_random_trees(algorithm):
+    rng = random.Random(26)
+    for _ in range(60):
+        tree = random_tree(rng, Shape(depth=(1, 4), branching=(1, 4), values=(-3, 3)))
+        alpha, beta = random_window(rng, tree, rng.choice(["full", "narrow"]))
+        tr = trace(tree, "python", algorithm, alpha, beta)
+        assert explained(tr) == [], (algorithm, pyab.dump(tree), alpha, beta)
+        assert sorted(r for s in tr.steps if s.kind == "cut" for r in s.removed) == \
+            sorted(tr.result.pruned)
+
+
+def test_a_changed_cut_test_is_caught_by_the_explanations(tmp_path):
+    """The slides' program with >= for > (a tie cuts): its observed cut is
+    not what the printed test allows, and the explanation check says so."""
+    from pyab.prolog import solve_traced
+    from pyab.render.trace import from_events
+    text = (PROLOG / "alphabeta.pl").read_text(encoding="utf-8")
+    mutant = text.replace("max_to_move(Pos), Val < Alpha, !.", "max_to_move(Pos), Val =< Alpha, !.", 1)
+    prog = tmp_path / "mutant.pl"
+    prog.write_text(mutant, encoding="utf-8")
+    tree = pyab.parse("a(b(e=3, f=12), c(h=3, i=1, j=20))")
+    result, events = solve_traced(tree, program=prog)
+    bad = from_events(tree, events, result, -math.inf, math.inf)
+    assert explained(bad) and "h = 3 < alpha 3" in explained(bad)[0]
+    assert explained(trace(tree, "prolog")) == []
