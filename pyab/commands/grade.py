@@ -29,7 +29,7 @@ the submission did against the reference, and the command that replays it.
 
 Exit 0 when every submission was graded, whatever the scores; 2 for a bad
 suite or usage (named with its file and line); 3 when a submission could
-not be graded at all (its row says why).  See docs/grading.md.""",
+not be graded at all (its row says why).  See `pyab docs grading`.""",
         epilog="""\
 examples:
   pyab grade suite.toml submissions/*/ --out grades
@@ -37,7 +37,7 @@ examples:
   pyab grade --gradescope suite.toml      on Gradescope: /autograder/submission ->
                                           /autograder/results/results.json
                                           (the root: $PYAB_AUTOGRADER_ROOT, default /autograder)""")
-    p.add_argument("suite", metavar="SUITE.toml", help="the test suite (docs/grading.md)")
+    p.add_argument("suite", metavar="SUITE.toml", help="the test suite (`pyab docs grading`: its keys)")
     p.add_argument("submissions", nargs="*", metavar="SUBMISSION",
                    help="a submission: a file, or a folder holding it")
     p.add_argument("--out", default="grades", metavar="DIR",
