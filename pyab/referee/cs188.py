@@ -11,7 +11,7 @@ and its *set* of generated states (the start state included) equal the
 reference's; ``--compare generated`` is that rule, against ``strict-cut``.
 
 A tree read from a CS188 ``.test`` file keeps its edge labels (``Left``,
-``Right``) and its win and lose states (:func:`register`); any other tree
+``Right``) and its win and lose states (:func:`pyab.trees.cs188.register`); any other tree
 has its children's names as actions, and a leaf is a win when its value is
 0 or more, a loss otherwise (every leaf is terminal, as the agents expect).
 """
@@ -19,48 +19,16 @@ has its children's names as actions, and a leaf is a win when its value is
 from __future__ import annotations
 
 import math
-import weakref
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..result import Result
 from ..tree import Tree
+from ..trees.cs188 import Labels, labels_of, register
 from .protocol import QUESTIONS, Observer as _Observer
 from .protocol import _show
 
 __all__ = ["Labels", "Observer", "check_settings", "generated", "generated_differences",
            "observer_for", "register"]
-
-
-@dataclass(frozen=True)
-class Labels:
-    """A tree's CS188 face: ``actions[node]`` labels its children in order;
-    ``win`` and ``lose``: the terminal states' outcomes."""
-
-    actions: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    win: frozenset[str] = frozenset()
-    lose: frozenset[str] = frozenset()
-
-
-_LABELS: "weakref.WeakKeyDictionary[Tree, Labels]" = weakref.WeakKeyDictionary()
-
-
-def register(tree: Tree, labels: Labels) -> Tree:
-    """Give ``tree`` its edge labels and outcomes (a tree read from a
-    ``.test`` file); returns the tree."""
-    _LABELS[tree] = labels
-    return tree
-
-
-def labels_of(tree: Tree) -> Labels:
-    """The registered labels, or the default: actions are the children's
-    names; a leaf wins with a value of 0 or more and loses below."""
-    if tree in _LABELS:
-        return _LABELS[tree]
-    leaves = {tree.names[i]: v for i, v in enumerate(tree.values)
-              if not tree.kids[i] and v is not None}  # every leaf has a value
-    return Labels({}, frozenset(n for n, v in leaves.items() if v >= 0),
-                  frozenset(n for n, v in leaves.items() if v < 0))
 
 
 def check_settings(agents: int | None, depth: int | None, interface: str = "cs188") -> None:

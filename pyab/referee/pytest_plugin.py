@@ -16,5 +16,5 @@ import pytest
 @pytest.fixture
 def same_search():
     """assert_same_search(func, interface="pyab", algorithm="bratko", ...)."""
-    from ..testing import assert_same_search
+    from .same_search import assert_same_search
     return assert_same_search

@@ -28,12 +28,12 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as settings_
 from hypothesis import strategies as st
 
-from .dsl import dump
-from .errors import ProgramError
-from .referee import FunctionRoute
-from .referee.verdict import Settings, judge, parse_compare, reference_label
-from .result import Result, window_text
-from .tree import Number, Tree, from_nested
+from ..dsl import dump
+from ..errors import ProgramError
+from . import FunctionRoute
+from .verdict import Settings, judge, parse_compare, reference_label
+from ..result import Result, window_text
+from ..tree import Number, Tree, from_nested
 
 __all__ = ["assert_same_search", "search_with", "trees", "values", "windows"]
 

@@ -17,13 +17,15 @@ Its ``.solution`` holds ``action`` (the root action) and ``generated``
 (the states the reference search generated, sorted, space-separated).
 :func:`load_test` turns a ``GraphGameTreeTest`` into a pyab tree whose
 nodes are the states, whose sides follow the agents level by level, and
-whose edge labels are kept as the actions (:mod:`pyab.referee.cs188`).
+whose edge labels are kept as the actions (:class:`Labels`, read by
+:mod:`pyab.referee.cs188`).
 Any other class is returned with the reason it is skipped.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,8 @@ from typing import Any
 from ..errors import DSLError
 from ..tree import Tree, TreeError, build
 
-__all__ = ["CS188Test", "REFERENCE", "load_test", "load_folder", "read_keys"]
+__all__ = ["CS188Test", "Labels", "REFERENCE", "labels_of", "load_folder", "load_test", "read_keys",
+           "register"]
 
 #: The agent class a GraphGameTreeTest names -> pyab's reference algorithm.
 REFERENCE = {"AlphaBetaAgent": "strict-cut", "MinimaxAgent": "minimax"}
@@ -55,7 +58,7 @@ class CS188Test:
     action: str | None = None          # the .solution's, when there is one
     generated: tuple[str, ...] | None = None
     skipped: str = ""
-    labels: Any = field(default=None, repr=False)  # pyab.referee.cs188.Labels
+    labels: Any = field(default=None, repr=False)  # Labels
 
     @property
     def plies(self) -> int:
@@ -118,13 +121,44 @@ def _int(keys: dict, key: str, path: str, raw: list[str], least: int) -> int:
     return n
 
 
+@dataclass(frozen=True)
+class Labels:
+    """A tree's CS188 face: ``actions[node]`` labels its children in order;
+    ``win`` and ``lose``: the terminal states' outcomes."""
+
+    actions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    win: frozenset[str] = frozenset()
+    lose: frozenset[str] = frozenset()
+
+
+_LABELS: "weakref.WeakKeyDictionary[Tree, Labels]" = weakref.WeakKeyDictionary()
+
+
+def register(tree: Tree, labels: Labels) -> Tree:
+    """Give ``tree`` its edge labels and outcomes (a tree read from a
+    ``.test`` file); returns the tree."""
+    _LABELS[tree] = labels
+    return tree
+
+
+def labels_of(tree: Tree) -> Labels:
+    """The registered labels, or the default: actions are the children's
+    names; a leaf wins with a value of 0 or more and loses below."""
+    if tree in _LABELS:
+        return _LABELS[tree]
+    leaves = {tree.names[i]: v for i, v in enumerate(tree.values)
+              if not tree.kids[i] and v is not None}  # every leaf has a value
+    return Labels({}, frozenset(n for n, v in leaves.items() if v >= 0),
+                  frozenset(n for n, v in leaves.items() if v < 0))
+
+
+
 def load_test(path: str | Path) -> CS188Test:
     """A ``.test`` file (and its ``.solution`` next to it, if any).
 
     :raises DSLError: for a file that is not in the format, or a tree that
         cannot be built, naming the file and line."""
     from .randomtrees import with_agents
-    from ..referee.cs188 import Labels, register
     path = str(path)
     raw = Path(path).read_text(encoding="utf-8").split("\n")
     keys = read_keys(path)
