@@ -96,8 +96,8 @@ LAYERS = [
                   "pyab.trees.randomtrees"]),
     ("prolog", ["pyab.prolog"]),
     ("engines", ["pyab.engines"]),
-    ("uses", ["pyab.render", "pyab.referee", "pyab.trees", "pyab.testing", "pyab.grade"]),
-    ("face", ["pyab"]),
+    ("uses", ["pyab.render", "pyab.referee", "pyab.trees", "pyab.grade"]),
+    ("face", ["pyab", "pyab.testing"]),
     ("command line", ["pyab.commands", "pyab.cli", "pyab.__main__"]),
 ]
 
