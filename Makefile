@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup debs chromium lint pytest plunit pack clean
+.PHONY: demo test bench setup debs chromium lint pytest plunit pack clean hooks
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
@@ -62,6 +62,11 @@ $(STAMP): pyproject.toml setup.py pyab/dsl/_cscan.c pyab/prolog/_cload.c
 	@$(BIN)/python -c "import pyab.prolog._cload" 2>/dev/null || { \
 	  echo "the compiled loader pyab/prolog/_cload.c was not built (a C compiler and Python's headers are needed)"; exit 1; }
 	@touch $@
+
+# For contributors: git checks each commit message (tools/hooks/commit-msg:
+# a subject of at most 72 characters, a blank line before the body).
+hooks:
+	git config core.hooksPath tools/hooks
 
 # ruff (pyflakes, pycodestyle) and mypy, configured in pyproject.toml.
 lint:
