@@ -45,15 +45,20 @@ def int_range(text: str) -> tuple[int, int]:
     return a, b
 
 
-def positive(text: str) -> int:
-    """A whole number of at least 1."""
+def whole(text: str, least: int = 0) -> int:
+    """A whole number of at least ``least`` (0: --step)."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    if n < least:
+        raise argparse.ArgumentTypeError(f"must be {least} or more, not {n}")
     return n
+
+
+def positive(text: str) -> int:
+    """A whole number of at least 1."""
+    return whole(text, 1)
 
 
 def seconds(text: str) -> float:

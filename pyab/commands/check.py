@@ -84,7 +84,7 @@ asked of an inner node, a question about a node the search was not given)
 is a disagreement too (exit 1), shown the same way.  Exit 3 when your
 program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
-    p.add_argument("--random", type=int, metavar="N", help="check N random trees instead of files")
+    p.add_argument("--random", type=_common.positive, metavar="N", help="check N random trees instead of files")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument("--tree-depth", type=_common.int_range, default=(1, 4), metavar="D0-D1",
                    help="depth of random trees (default 1-4)")

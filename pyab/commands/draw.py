@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--frames", metavar="DIR",
                    help="write one picture per step into DIR (step-000 is before the first step; "
                         "PNG unless --format says svg, pdf or tex)")
-    p.add_argument("--step", type=_non_negative, default=None, metavar="K",
+    p.add_argument("--step", type=_common.whole, default=None, metavar="K",
                    help="draw the search as it stands after K steps (pyab trace numbers them), "
                         "with the step in words as the caption")
     p.add_argument("--title", default="", help="a title drawn above the tree (and the page's title)")
@@ -63,16 +63,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the format, when OUT's extension does not say it")
     _common.add_json(p)
     p.set_defaults(run=run)
-
-
-def _non_negative(text: str) -> int:
-    try:
-        k = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if k < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {k}")
-    return k
 
 
 def run(args: argparse.Namespace) -> int:
