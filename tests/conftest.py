@@ -9,6 +9,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+# CS188-style AlphaBetaAgent fixtures (tests/referee/cs188_agents/); the
+# correct one and the one that prunes on equality are the example class's
+# two students, kept once, in examples/grading/class/.
+_CS188_IN_EXAMPLES = {"correct": "alice", "prune_equal": "bob"}
+
+
+def cs188_agent(name: str) -> Path:
+    """The multiAgents.py file of the fixture agent ``name``."""
+    if name in _CS188_IN_EXAMPLES:
+        return EXAMPLES / "grading" / "class" / _CS188_IN_EXAMPLES[name] / "multiAgents.py"
+    return ROOT / "tests" / "referee" / "cs188_agents" / f"{name}.py"
 PROLOG = ROOT / "prolog"
 SLIDES_TEXT = "a(b(e=3, f=12, g=8), c(h=2, i=3, j=20), d(k=14, l=5, m=2))"
 

@@ -14,9 +14,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from conftest import ROOT, pyab_cli
+from conftest import ROOT, pyab_cli, cs188_agent
 
-AGENTS = ROOT / "tests" / "referee" / "cs188_agents"
 CASES = ROOT / "tests" / "referee" / "cs188_tests"
 
 SUITE = """\
@@ -73,7 +72,7 @@ def graded(tmp_path_factory):
     (base / "suite.toml").write_text(SUITE)
     for student, fixture in STUDENTS.items():
         (base / "class" / student).mkdir(parents=True)
-        shutil.copy(AGENTS / f"{fixture}.py", base / "class" / student / "multiAgents.py")
+        shutil.copy(cs188_agent(fixture), base / "class" / student / "multiAgents.py")
     (base / "class" / "dave").mkdir()  # handed in nothing
     (base / "class" / "dave" / "notes.txt").write_text("sorry")
     out = base / "grades"
@@ -180,7 +179,7 @@ def test_gradescope_on_a_fake_autograder(tmp_path):
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
     (root / "source").mkdir()
-    shutil.copy(AGENTS / "root_tie_last.py", root / "submission" / "multiAgents.py")
+    shutil.copy(cs188_agent("root_tie_last"), root / "submission" / "multiAgents.py")
     shutil.copytree(CASES, root / "source" / "q3")
     (root / "source" / "suite.toml").write_text(SUITE)
     env = dict(os.environ, PYAB_AUTOGRADER_ROOT=str(root), PYTHONPATH=str(ROOT))
@@ -196,11 +195,17 @@ def test_gradescope_on_a_fake_autograder(tmp_path):
     assert status["q3: 0-tied-root"] == "failed"
 
 
+def _submission(tmp_path, name):
+    """The fixture agent ``name`` as a one-file submission called ``name``."""
+    (tmp_path / "subs").mkdir(exist_ok=True)
+    return Path(shutil.copy(cs188_agent(name), tmp_path / "subs" / f"{name}.py"))
+
+
 def test_a_bad_suite_is_exit_2(tmp_path):
     (tmp_path / "s.toml").write_text(SUITE.replace("depth = 3", "depth = 4"))
     (tmp_path / "q3").mkdir()
     shutil.copy(CASES / "0-tied-root.test", tmp_path / "q3")
-    r = pyab_cli("grade", str(tmp_path / "s.toml"), str(AGENTS / "correct.py"))
+    r = pyab_cli("grade", str(tmp_path / "s.toml"), str(_submission(tmp_path, "correct")))
     assert r.returncode == 2
     assert re.search(r"s\.toml:\d+: \[\[tests\]\] 2: .*multiple of 3", r.stderr), r.stderr
     assert "Traceback" not in r.stderr
@@ -210,8 +215,8 @@ def test_json_is_one_object_matching_the_schema(tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((ROOT / "docs" / "json-schema.json").read_text())
     (tmp_path / "s.toml").write_text(SUITE.split("[[tests]]\nname = \"q3\"")[0])
-    r = pyab_cli("grade", str(tmp_path / "s.toml"), str(AGENTS / "correct.py"),
-                 str(AGENTS / "depth_plies.py"), "--out", str(tmp_path / "out"), "--json")
+    r = pyab_cli("grade", str(tmp_path / "s.toml"), str(_submission(tmp_path, "correct")),
+                 str(_submission(tmp_path, "depth_plies")), "--out", str(tmp_path / "out"), "--json")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert len(lines) == 1
@@ -264,7 +269,7 @@ def test_a_progress_bar_on_a_terminal(tmp_path):
     master, slave = pty.openpty()
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="100")
     p = subprocess.Popen([sys.executable, "-m", "pyab", "grade", str(tmp_path / "s.toml"),
-                          str(AGENTS / "correct.py"), "--out", str(tmp_path / "out")],
+                          str(_submission(tmp_path, "correct")), "--out", str(tmp_path / "out")],
                          stdout=subprocess.PIPE, stderr=slave, env=env, cwd=tmp_path)
     os.close(slave)
     seen = b""

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import pyab_cli
+from conftest import pyab_cli, cs188_agent
 from pyab.errors import ProgramError
 from pyab.trees.randomtrees import Shape, random_tree
 from pyab.referee import PythonRoute
@@ -33,7 +33,6 @@ from pyab.referee.verdict import Settings, judge
 from pyab.trees.cs188 import load_folder
 
 HERE = Path(__file__).resolve().parent
-AGENTS = HERE / "cs188_agents"
 TESTS = HERE / "cs188_tests"
 FIXTURES = ["correct", "prune_equal", "root_tie_last", "ghosts_not_chained", "depth_plies",
             "window_9999"]
@@ -73,7 +72,7 @@ class _State:
 
 def _module(name: str):
     prepare()  # the agents import util and game
-    spec = importlib.util.spec_from_file_location(f"cs188_fixture_{name}", AGENTS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"cs188_fixture_{name}", cs188_agent(name))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -129,7 +128,7 @@ def test_random_trees_verdicts_match_the_course_rule(agents, values):
     failing = set()
     for name in FIXTURES:
         mod = _module(name)
-        with PythonRoute(f"{AGENTS / name}.py:AlphaBetaAgent", "cs188", timeout=20) as route:
+        with PythonRoute(f"{cs188_agent(name)}:AlphaBetaAgent", "cs188", timeout=20) as route:
             for n, tree in enumerate(trees):
                 gold = berkeley(correct, "AlphaBetaAgent", tree, agents, rounds)
                 rule = berkeley(mod, "AlphaBetaAgent", tree, agents, rounds) == gold
@@ -148,7 +147,7 @@ def test_test_files_verdicts_match_the_course_rule():
     for name in FIXTURES:
         mod = _module(name)
         for t in (t for t in tests if not t.skipped):
-            with PythonRoute(f"{AGENTS / name}.py:{t.alg}", "cs188", timeout=20) as route:
+            with PythonRoute(f"{cs188_agent(name)}:{t.alg}", "cs188", timeout=20) as route:
                 gold = (t.action, " ".join(t.generated))
                 rule = berkeley(mod, t.alg, t.tree, t.agents, t.rounds) == gold
                 ours = pyab_passes(route, t.tree, t.algorithm, t.agents, t.plies)
@@ -165,12 +164,12 @@ def test_test_files_verdicts_match_the_course_rule():
 
 
 def test_check_cli_cs188(tmp_path):
-    spec = f"{AGENTS / 'correct.py'}:AlphaBetaAgent"
+    spec = f"{cs188_agent('correct')}:AlphaBetaAgent"
     r = pyab_cli("check", "--random", "50", "--agents", "3", "--depth", "3", "--algorithm",
                  "strict-cut", "--python", spec, "--interface", "cs188")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "the set of states generated" in r.stdout
-    bad = f"{AGENTS / 'prune_equal.py'}:AlphaBetaAgent"
+    bad = f"{cs188_agent('prune_equal')}:AlphaBetaAgent"
     r = pyab_cli("check", "--random", "100", "--agents", "2", "--depth", "4", "--values", "ties",
                  "--algorithm", "strict-cut", "--python", bad, "--interface", "cs188",
                  "--save-dir", str(tmp_path))
@@ -203,7 +202,7 @@ def test_an_illegal_action_is_named(tmp_path):
 
 
 def test_trace_shows_the_agents_questions():
-    spec = f"{AGENTS / 'correct.py'}:AlphaBetaAgent"
+    spec = f"{cs188_agent('correct')}:AlphaBetaAgent"
     tree = str(TESTS.parent.parent.parent / "examples" / "courses" / "tied-root.tree")
     r = pyab_cli("trace", tree, "--python", spec, "--interface", "cs188", "--algorithm",
                  "strict-cut", "--agents", "2", "--depth", "2")
