@@ -160,15 +160,20 @@ def measure(name: str, n: int) -> dict:
     else:
         with _route(name) as route:
             route.search(*trees[0])  # start the child outside the clock
+            lines = _count_lines(route)
             start = time.perf_counter()
             settings = Settings()  # the slides' program, every field compared, as pyab check does
-            for tree, a, b in trees:
+            for i, (tree, a, b) in enumerate(trees):  # as pyab check's loop: the next one announced
+                if i + 1 < len(trees):
+                    route.ahead(*trees[i + 1])
                 verdict = judge(route, tree, a, b, settings)
                 agree &= verdict.status == "agree"
                 extra = verdict.yours.extra if verdict.yours is not None else {}
                 questions = None if questions is None or "questions" not in extra \
                     else questions + extra["questions"]
             spent = time.perf_counter() - start
+            if lines is not None:  # the Prolog child: its answers are the round trips
+                questions = lines[0]
     py_floor = python_floor(trees)
     if ROUTES[name][1] == "prolog":
         with tempfile.TemporaryDirectory(prefix="pyab-floor-") as tmp:
@@ -179,6 +184,22 @@ def measure(name: str, n: int) -> dict:
     return {"route": name, "trees_per_s": n / spent, "floor_per_s": floor, "swipl_floor": pl_floor,
             "python_floor": py_floor, "round_trips": None if questions is None else questions / n,
             "agree": agree}
+
+
+def _count_lines(route) -> list[int] | None:
+    """A counter of the lines the Prolog child sends (one a round trip),
+    or None for the other routes (their questions are counted by pyab)."""
+    program = getattr(route, "_program", None)
+    if program is None:
+        return None
+    child, count = program._start(), [0]
+    receive = child.receive
+
+    def counted():
+        count[0] += 1
+        return receive()
+    child.receive = counted
+    return count
 
 
 # -- the table ----------------------------------------------------------------

@@ -9,26 +9,37 @@
 
     The program is loaded into a module of its own, `student`, and never
     sees pyab's bridge or the reference programs.  The four predicates the
-    slides' program needs from its fact file are provided here as questions
-    to the parent, one JSON object a line on standard output, each answered
-    by one JSON line on standard input:
+    slides' program needs from its fact file are provided here, answered
+    from the tree the parent ships with each job and recorded, in the order
+    asked, by this module (never by the program):
 
-        moves(Pos, Moves)     {"moves": Pos}        -> ["c1", ...]; [] = a leaf
-                                                       (then moves/2 fails)
-        staticval(Pos, Val)   {"staticval": Pos}    -> a number
-        max_to_move(Pos)      {"max_to_move": Pos}  -> true / false
-        min_to_move(Pos)      asks {"max_to_move": Pos} and succeeds when the
-                              answer is false: the sides are two, so MIN is
-                              to move exactly where MAX is not (one question,
-                              one record in the parent, for both tests).
+        moves(Pos, Moves)     the children of Pos; fails at a leaf
+        staticval(Pos, Val)   the static value of Pos
+        max_to_move(Pos)      MAX is to move at Pos
+        min_to_move(Pos)      MIN is to move at Pos: the sides are two, so
+                              one record (max_to_move, once a node) serves
+                              both tests
 
-    A job is one line {"root": R, "alpha": A, "beta": B, "depth": D,
-    "entry": GoalText}: GoalText is the algorithm's entry goal written with
-    the variables Root, Alpha, Beta, Depth, Best and Val, for example
-    "alphabeta(Root, Alpha, Beta, Best, Val)".  The answer is
-    {"best": Best or null, "value": Val}: null (JSON's null, not a string)
-    when Best is left unbound, the answer "no move".  Bounds and values "inf"/"-inf"
-    stand for the infinities.  At the end of input the child halts with 0.
+    A job is one line of Prolog text written by pyab (every name quoted by
+    pyab.dsl.quoted.quote, every number by pyab.text.number):
+
+        job(Root, Alpha, Beta, Depth, Entry, [n(Name, Parent, Kids, Value, Max), ...]).
+
+    Entry is the algorithm's entry goal as an atom written with the
+    variables Root, Alpha, Beta, Depth, Best and Val, for example
+    'alphabeta(Root, Alpha, Beta, Best, Val)'; Depth is a number or inf; the
+    nodes are listed in pyab's order (a node's Id is its place in the list,
+    from 0), Parent is the parent's Id (-1 at the root), Kids the children's
+    names, Value a number or none, Max true or false.  The answer is one
+    JSON line {"asked": Codes, "best": Best or null, "value": Val}: Codes the
+    questions asked, each Id*3+Q (Q: 0 moves, 1 max_to_move, 2 staticval);
+    null (JSON's null, not a string) when Best is left unbound, the answer
+    "no move"; a value "inf"/"-inf" stands for an infinity.  A question no
+    correct search asks (a term that is not a node the search was given,
+    the static value of an inner node) ends the search at once with
+    {"asked": Codes, "stray": [Question, Name]}, and the child halts: the
+    parent replays the record and says what was wrong.  At the end of input
+    the child halts with 0.
 
     The program's own output (write/1, format/2, ...) goes to standard
     error: standard output carries the protocol only, standard input is the
@@ -49,7 +60,11 @@
         raise a permission error.  pyab runs this child inside an
         operating-system sandbox as well (pyab/referee/sandbox.py).
     In both a program that defines moves/2, staticval/2, max_to_move/1 or
-    min_to_move/1 itself is refused, naming the predicate.
+    min_to_move/1 itself is refused, naming the predicate.  Under
+    --untrusted a clause that names this module (pyab_child) is refused too:
+    library(sandbox) holds pyab_child:retract(G) safe (an ISO built-in
+    called in another module), and the record must stay out of the
+    program's reach.
 
     Exit codes (read by the parent): 0 end of input; 3 the program raised
     an error; 4 it ran out of a resource (stacks, memory); 5 refused
@@ -69,7 +84,6 @@
 :- use_module(library(sandbox)).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
-:- use_module(library(readutil)).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(prolog_format), [format_types/2]).
 :- use_module(library(when)).           % format_types/2 needs it: loaded now, not
@@ -133,64 +147,86 @@ take_streams_ :-
                  *          QUESTIONS           *
                  *******************************/
 
+%   Each job ships its tree (see the header): node_(Name, Id, Parent, Kids,
+%   Value, Max), Parent the parent's Id (-1 at the root), Value `none` where
+%   the node has no static value, Max true or false.  The program's questions
+%   are answered from it here and recorded in asked_/1 as Id*3+Q (Q: 0 moves,
+%   1 max_to_move, 2 staticval), in the order asked.  A node is "given" when
+%   it is the root or a child of a node whose moves were asked: a question
+%   about any other term ends the search at once (stray_/2), as the parent
+%   would end it.  Under --untrusted the program cannot reach these
+%   predicates: library(sandbox) refuses a call into a module named by a
+%   variable, and the loader refuses any clause that names this module.
+
+:- dynamic node_/6, asked_/1.
+
 moves(Pos, Moves) :-
-    ask_(moves, Pos, Names),
-    Names \== [],
-    maplist(atom_string, Moves, Names).
+    given_node_(moves, Pos, Id, Kids, _, _),
+    C is Id*3,
+    assertz(asked_(C)),
+    Kids \== [],
+    Moves = Kids.
 
 staticval(Pos, Val) :-
-    ask_(staticval, Pos, Answer),
-    json_number_(Answer, Val).
-
-max_to_move(Pos) :-
-    max_side_(Pos, Answer),
-    Answer == true.
-
-min_to_move(Pos) :-
-    max_side_(Pos, Answer),
-    Answer == false.
-
-%   The side to move never changes within a job and the parent does not
-%   record these questions, so each node's side is asked once a job.
-
-:- dynamic side_/2.
-
-max_side_(Pos, Answer) :-
-    (   atom(Pos), side_(Pos, A0)
-    ->  Answer = A0
-    ;   ask_(max_to_move, Pos, Answer),
-        (   atom(Pos) -> assertz(side_(Pos, Answer)) ; true )
+    given_node_(staticval, Pos, Id, _, Val0, _),
+    (   Val0 == none
+    ->  stray_(staticval, Pos)          % an inner node: the parent says so
+    ;   C is Id*3+2,
+        assertz(asked_(C)),
+        Val = Val0
     ).
 
-ask_(Key, Pos, Answer) :-
-    protocol_(In, Out),
+%   The sides are two, so MIN is to move exactly where MAX is not: one
+%   question, recorded the first time a node's side is asked (it never
+%   changes), serves both tests.
+
+max_to_move(Pos) :-
+    side_(Pos, Max),
+    Max == true.
+
+min_to_move(Pos) :-
+    side_(Pos, Max),
+    Max == false.
+
+side_(Pos, Max) :-
+    given_node_(max_to_move, Pos, Id, _, _, Max),
+    C is Id*3+1,
+    (   asked_(C) -> true ; assertz(asked_(C)) ).
+
+given_node_(Key, Pos, Id, Kids, Val, Max) :-
+    (   atom(Pos),
+        node_(Pos, Id, Parent, Kids, Val, Max),
+        (   Parent == -1
+        ->  true
+        ;   Moved is Parent*3,
+            asked_(Moved)
+        )
+    ->  true
+    ;   stray_(Key, Pos)
+    ).
+
+%   A question only a wrong search asks: the record so far and the question
+%   go to the parent, which replays them and says what was wrong; the child
+%   halts at once, so that no catch/3 of the program can go on searching.
+
+stray_(Key, Pos) :-
     (   atom(Pos)
     ->  atom_string(Pos, Name)
     ;   term_string(Pos, Name)          % not a node: the parent says so
     ),
-    dict_create(Q, _, [Key-Name]),
-    json_write_dict(Out, Q, [width(0)]),
+    protocol_(_, Out),
+    asked_codes_(Codes),
+    format(Out, '{"asked":~w,"stray":[', [Codes]),
+    json_write(Out, Key),
+    write(Out, ','),
+    json_write(Out, Name, [width(0)]),
+    write(Out, ']}'),
     nl(Out),
     flush_output(Out),
-    read_line_to_string(In, Line),
-    (   Line == end_of_file
-    ->  halt(0)
-    ;   json_line_(Line, Answer0),
-        (   is_dict(Answer0)
-        ->  throw(error(pyab_referee(Answer0), _))
-        ;   Answer = Answer0
-        )
-    ).
+    halt(0).
 
-json_line_(Line, Value) :-
-    setup_call_cleanup(
-        open_string(Line, S),
-        json_read_dict(S, Value, [value_string_as(string), tag('')]),
-        close(S)).
-
-json_number_(N, N) :- number(N), !.
-json_number_("inf", X) :- !, X is inf.
-json_number_("-inf", X) :- !, X is -inf.
+asked_codes_(Codes) :-
+    findall(C, asked_(C), Codes).
 
 %   The questions are the parent's business: the sandbox may let the
 %   program call them.
@@ -368,6 +404,8 @@ clause_(C, Where) :-
     ->  refuse_(Where, "a clause for another module (~q)", [H])
     ;   \+ callable(H)
     ->  refuse_(Where, "a clause whose head is not callable (~q)", [H])
+    ;   sub_term(S, C), S == pyab_child
+    ->  refuse_(Where, "a clause that names pyab's own module pyab_child", [])
     ;   functor(H, N, A),
         provided(N, A)
     ->  reserved_(N/A, Where)
@@ -449,29 +487,43 @@ one_line_(Msg, One) :-
 
 serve_(Opts) :-
     protocol_(In, _),
-    read_line_to_string(In, Line),
-    (   Line == end_of_file
+    read_term(In, Job, [syntax_errors(error)]),
+    (   Job == end_of_file
     ->  halt(0)
-    ;   json_line_(Line, Job),
-        job_(Job, Opts),
+    ;   job_(Job, Opts),
         serve_(Opts)
     ).
 
-job_(Job, Opts) :-
-    entry_goal(Job.entry, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
+job_(job(Root, Alpha, Beta, Depth, Entry, Nodes), Opts) :-
+    entry_(Entry, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
     (   memberchk('--untrusted', Opts)
     ->  vet_(Goal)
     ;   true
     ),
-    retractall(side_(_, _)),
-    atom_string(Root, Job.root),
-    json_number_(Job.alpha, Alpha),
-    json_number_(Job.beta, Beta),
-    (   get_dict(depth, Job, D), D \== null, D \== "inf" -> Depth = D ; Depth = inf ),
+    retractall(node_(_, _, _, _, _, _)),
+    retractall(asked_(_)),
+    foldl(add_node_, Nodes, 0, _),
     (   catch(student:Goal, E, program_error_(E))
     ->  answer_(Best, Val)
-    ;   format(user_error, "pyab: the entry goal ~w failed (no answer)~n", [Job.entry]),
+    ;   format(user_error, "pyab: the entry goal ~w failed (no answer)~n", [Entry]),
         halt(7)
+    ).
+
+add_node_(n(Name, Parent, Kids, Val, Max), Id, Next) :-
+    assertz(node_(Name, Id, Parent, Kids, Val, Max)),
+    Next is Id + 1.
+
+%   Each entry text is read once (entry_goal/3), then copied.
+
+:- dynamic entry_cache_/3.
+
+entry_(Entry, Args, Goal) :-
+    (   entry_cache_(Entry, Args, Goal)
+    ->  true
+    ;   entry_goal(Entry, Args0, Goal0),
+        assertz(entry_cache_(Entry, Args0, Goal0)),
+        Args = Args0,
+        Goal = Goal0
     ).
 
 %   Vetted once: the first job's goal (all jobs share the template).
@@ -513,6 +565,11 @@ answer_(Best, Val) :-
     ;   number(Val) -> V = Val
     ;   term_string(Val, V0), V = json([term=V0])
     ),
-    json_write(Out, json([best=B, value=V]), [width(0)]),
+    asked_codes_(Codes),
+    format(Out, '{"asked":~w,"best":', [Codes]),
+    json_write(Out, B, [width(0)]),
+    write(Out, ',"value":'),
+    json_write(Out, V, [width(0)]),
+    write(Out, '}'),
     nl(Out),
     flush_output(Out).

@@ -49,15 +49,46 @@ test(own_moves_refused, [forall(member(Mode, [[], ['--untrusted']]))]) :-
                   Mode, Status),
     assertion(Status == exit(5)).
 
-%   A real child on the tree a(b = 1, c = 2) (MAX at a): the questions it
-%   asks and the answer it gives, with and without --untrusted.
+%   A real child on the tree a(b = 1, c = 2) (MAX at a): the record of the
+%   questions it asked (Id*3+Q: moves 0, max_to_move 1, staticval 2) and
+%   the answer it gives, with and without --untrusted.  The slides' program
+%   asks moves of a, then of b (a leaf: moves/2 fails) and its static value,
+%   the side of b (its first min_to_move/1; later ones are not recorded
+%   again), then moves and the static value of c.
 
 test(protocol, [forall(member(Mode, [[], ['--untrusted']]))]) :-
-    once(run_child_(Mode, Questions, Answer)),
-    assertion(Questions == [moves-"a", moves-"b", staticval-"b",
-                            moves-"c", staticval-"c"]),
-    dict_pairs(Answer, _, Pairs),
-    assertion(Pairs == [best-"c", value-2]).
+    job_answer_(Mode, 'alphabeta.pl', Answer),
+    assertion(Answer.asked == [0, 3, 5, 4, 6, 8]),
+    assertion(Answer.best == "c"),
+    assertion(Answer.value == 2).
+
+%   A question about a term that is not a node the search was given ends the
+%   search at once: the record so far, the stray question, and the child
+%   halts (a catch/3 of the program cannot go on searching).
+
+test(stray_question, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    with_file_("alphabeta(_, _, _, b, V) :- catch(staticval(c, V), _, true), V = 0.~n", File),
+    job_answer_(Mode, File, Answer, Status),
+    delete_file(File),
+    assertion(Answer.asked == []),
+    assertion(Answer.stray == ["staticval", "c"]),
+    assertion(Status == exit(0)).
+
+test(inner_static_value, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    with_file_("alphabeta(P, _, _, b, V) :- staticval(P, V).~n", File),
+    job_answer_(Mode, File, Answer, _),
+    delete_file(File),
+    assertion(Answer.stray == ["staticval", "a"]).
+
+%   The record is pyab's: an untrusted program that names the child's
+%   module is refused before anything runs (library(sandbox) holds
+%   pyab_child:retractall(asked_(_)) safe).
+
+test(untrusted_cannot_name_the_record) :-
+    with_file_("alphabeta(_, _, _, b, 1) :- pyab_child:retractall(asked_(_)).~n", File),
+    child_exit_(File, Status),
+    delete_file(File),
+    assertion(Status == exit(5)).
 
 test(untrusted_refuses_shell) :-
     tmp_file_stream(text, File, S),
@@ -134,20 +165,28 @@ test(own_moves_names_the_line, [forall(member(Mode, [[], ['--untrusted']]))]) :-
 :- end_tests(referee_child).
 
 first_line_(Fmt, Mode, Line) :-
-    tmp_file_stream(text, File, S),
-    format(S, Fmt, []),
-    close(S),
+    with_file_(Fmt, File),
     child_file_(Child),
     append([['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--'], Mode, [File]], Argv),
     process_create(path(swipl), Argv,
                    [stdin(pipe(In)), stdout(pipe(Out)), stderr(null), process(Pid)]),
-    format(In, '{"root": "a", "alpha": "-inf", "beta": "inf", "depth": "inf", "entry": "alphabeta(Root, Alpha, Beta, Best, Val)"}~n', []),
-    flush_output(In),
+    job_(In),
     read_line_to_string(Out, Line),
     close(In),
     close(Out),
     process_wait(Pid, _),
     delete_file(File).
+
+with_file_(Fmt, File) :-
+    tmp_file_stream(text, File, S),
+    format(S, Fmt, []),
+    close(S).
+
+%   The one job of these tests: the tree a(b = 1, c = 2), MAX at a.
+
+job_(In) :-
+    format(In, "job(a,-1.0Inf,1.0Inf,inf,'alphabeta(Root, Alpha, Beta, Best, Val)',[n(a,-1,[b,c],none,true),n(b,0,[],1,false),n(c,0,[],2,false)]).~n", []),
+    flush_output(In).
 
 refusal_(Fmt, Mode, Text) :-
     tmp_file_stream(text, File, S),
@@ -163,10 +202,6 @@ refusal_(Fmt, Mode, Text) :-
     process_wait(Pid, Status),
     assertion(Status == exit(5)),
     delete_file(File).
-
-program_file_(File) :-
-    rc_dir_(Dir),
-    directory_file_path(Dir, '../alphabeta.pl', File).
 
 child_file_(File) :-
     rc_dir_(Dir),
@@ -190,49 +225,32 @@ with_program_(Fmt, Args, Mode, Status) :-
     process_wait(Pid, Status),
     delete_file(File).
 
-run_child_(Mode, Questions, Answer) :-
-    program_file_(Program),
+job_answer_(Mode, Program, Answer) :-
+    job_answer_(Mode, Program, Answer, Status),
+    assertion(Status == exit(0)).
+
+%   Program (a file name; a bare one is in prolog/) gets the one job; its
+%   answer line as a dict and the child's exit status.
+
+job_answer_(Mode, Program0, Answer, Status) :-
+    (   file_directory_name(Program0, '.')
+    ->  rc_dir_(Dir),
+        atomic_list_concat([Dir, '/../', Program0], Program)
+    ;   Program = Program0
+    ),
     child_file_(Child),
     append([['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--'], Mode, [Program]], Args),
     process_create(path(swipl), Args,
                    [stdin(pipe(In)), stdout(pipe(Out)), stderr(null), process(Pid)]),
     set_stream(In, encoding(utf8)),
     set_stream(Out, encoding(utf8)),
-    format(In, '{"root": "a", "alpha": "-inf", "beta": "inf", "depth": "inf", "entry": "alphabeta(Root, Alpha, Beta, Best, Val)"}~n', []),
-    flush_output(In),
-    serve_(In, Out, Questions, Answer),
+    job_(In),
+    read_line_to_string(Out, Line),
     close(In),
-    read_line_to_string(Out, End),
     close(Out),
     process_wait(Pid, Status),
-    assertion(End == end_of_file),
-    assertion(Status == exit(0)).
-
-serve_(In, Out, Questions, Answer) :-
-    read_line_to_string(Out, Line),
     open_string(Line, S),
-    json_read_dict(S, Msg, [value_string_as(string)]),
-    (   get_dict(best, Msg, _)
-    ->  Questions = [],
-        Answer = Msg
-    ;   dict_pairs(Msg, _, [Key-Node]),
-        answer_(Key, Node, Reply),
-        format(In, '~w~n', [Reply]),
-        flush_output(In),
-        (   Key == max_to_move
-        ->  Questions = Rest
-        ;   Questions = [Key-Node|Rest]
-        ),
-        serve_(In, Out, Rest, Answer)
-    ).
-
-answer_(moves, "a", '["b", "c"]') :- !.
-answer_(moves, _, '[]').
-answer_(staticval, "b", 1) :- !.
-answer_(staticval, "c", 2).
-answer_(max_to_move, "a", true) :- !.
-answer_(max_to_move, _, false).
-
+    json_read_dict(S, Answer, [value_string_as(string)]).
 
 %   Load Program under --untrusted and give it one job: its exit status.
 
@@ -241,6 +259,6 @@ child_exit_(Program, Status) :-
     process_create(path(swipl),
                    ['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--', '--untrusted', Program],
                    [stdin(pipe(In)), stdout(null), stderr(null), process(Pid)]),
-    format(In, '{"root": "a", "alpha": 0, "beta": 1, "entry": "alphabeta(Root, Alpha, Beta, Best, Val)"}~n', []),
+    job_(In),
     close(In),
     process_wait(Pid, Status).

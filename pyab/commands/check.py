@@ -437,7 +437,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     those that did not agree (with a program under test: disagreed or
     failed; the main process judges them again and reports)."""
     from ..errors import Error
-    from ..referee.checking import random_cases
+    from ..referee.checking import random_cases, with_next
     args = argparse.Namespace(**settings)
     yours = args.program or args.python or args.exec
     bad: list[int] = []
@@ -446,11 +446,14 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
         from ..referee.verdict import judge
         route = _route(args)
         _WORKER_ROUTE[:] = [route]
+    mine = (case for case in random_cases(options, "full" if args.interface == "aima" else None)
+            if (case.number - 1) % jobs == share)
     try:
-        for case in random_cases(options, "full" if args.interface == "aima" else None):
-            if (case.number - 1) % jobs != share:
-                continue
+        for case, upcoming in with_next(mine):
             assert case.tree is not None
+            if route is not None and upcoming is not None and upcoming.tree is not None:
+                route.ahead(upcoming.tree, upcoming.alpha, upcoming.beta,
+                            depth=options.settings.depth, agents=options.settings.agents)
             try:
                 if route is not None:
                     wrong = judge(route, case.tree, case.alpha, case.beta, options.settings).status != "agree"

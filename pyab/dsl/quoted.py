@@ -6,6 +6,7 @@ for the fact files, the bridge and the DSL printer alike."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -77,6 +78,7 @@ def _escape(ch: str) -> str:
     return ch
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the referee quotes every name of every tree it ships
 def quote(name: str) -> str:
     """``name`` as a Prolog atom: bare when it is a plain identifier, else in
     single quotes with ``\\`` escapes, so it reads back as exactly ``name``.

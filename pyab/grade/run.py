@@ -223,6 +223,7 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     from ..dsl import dump
     from ..referee.report import _compared
     from ..referee.shrink import shrink
+    from ..referee.checking import with_next
     from ..referee.verdict import judge, reference_label
     grader = suite.grader
     algorithm = g.algorithm or grader.algorithm
@@ -234,7 +235,9 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     stopped = ""
     planned = len(g.trees) if g.trees else (g.random or 0)
     with route:
-        for label, tree, alpha, beta in _trees(suite, g):
+        for (label, tree, alpha, beta), upcoming in with_next(_trees(suite, g)):
+            if upcoming is not None:
+                route.ahead(*upcoming[1:], depth=settings.depth, agents=settings.agents)
             total += 1
             v = judge(route, tree, alpha, beta, settings)
             if v.status == "agree":

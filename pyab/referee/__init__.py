@@ -57,6 +57,12 @@ class Route:
         its search went wrong (a disagreement)."""
         raise NotImplementedError
 
+    def ahead(self, tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
+              depth: int | None = None, agents: int | None = None) -> None:
+        """The search the next :meth:`search` will most likely ask for: a
+        route may start on it early (the Prolog child does); any other
+        search is still answered right."""
+
     def close(self) -> None:
         pass
 
@@ -214,6 +220,10 @@ class PrologRoute(Route):
             if log is not None:
                 log.extend(observer.log)
         return r._replace(engine="SWI-Prolog", algorithm=self.label)
+
+    def ahead(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, agents=None):
+        if agents is None:  # with agents, each search gets a tree of its own
+            self._program.ahead(tree, self.algorithm, alpha, beta, depth=depth)
 
     def close(self) -> None:
         self._program.close()

@@ -16,7 +16,7 @@ import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from ..errors import Error, ProgramError
 from ..result import bound_text as bound
@@ -28,7 +28,9 @@ from ..trees.randomtrees import VALUE_PRESETS
 from .verdict import Settings, Verdict, judge, reference_label
 
 __all__ = ["VALUES", "Case", "CheckOptions", "Report", "command", "random_cases", "run",
-           "save_text"]
+           "save_text", "with_next"]
+
+T = TypeVar("T")
 
 # Leaf values for random trees, by name (--values NAME; LO:HI is a range):
 # the one table, pyab.trees.randomtrees.VALUE_PRESETS.
@@ -242,10 +244,14 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
     report = Report(options, route)
     start = time.perf_counter()
     with route:
-        for case in _cases(options, window_for):
+        for case, upcoming in with_next(_cases(options, window_for)):
             if known_good is not None and case.number and known_good(case.number):
                 report.checked += 1
                 continue
+            if upcoming is not None and upcoming.tree is not None and not (
+                    known_good is not None and upcoming.number and known_good(upcoming.number)):
+                route.ahead(upcoming.tree, upcoming.alpha, upcoming.beta,
+                            depth=settings.depth, agents=settings.agents)
             if case.tree is None:
                 assert case.error is not None
                 report.refused.append((case.source, case.error))
@@ -285,6 +291,17 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
             if options.save_dir is not None and not _as_found(report):
                 report.saved = _save(report)
     return report
+
+
+def with_next(items: Iterable[T]) -> Iterator[tuple[T, T | None]]:
+    """Each item with the one after it (None after the last): a loop that
+    announces the next search to its route (:meth:`Route.ahead`)."""
+    it = iter(items)
+    for prev in it:
+        for item in it:
+            yield prev, item
+            prev = item
+        yield prev, None
 
 
 def _as_found(report: Report) -> bool:

@@ -182,7 +182,8 @@ class Child:
     child, which the Child then owns (removed at :meth:`close`); ``nproc``
     is then an allowance on top of what the sandbox's user runs already.
     ``nofile`` limits open files; ``wall_seconds`` the whole life of the
-    child, from start to the last answer.
+    child, from start to the last answer.  ``share_cpu`` False leaves the
+    child's CPU to the system (:mod:`~pyab.referee.placement`).
     """
 
     def __init__(self, argv: list[str], *, timeout: float | None, memory_mb: int | None,
@@ -190,7 +191,7 @@ class Child:
                  cpu_seconds: int | None = None, nproc: int | None = None,
                  fsize_mb: int | None = None, exit_codes: dict[int, tuple[str, str]] | None = None,
                  sandbox: Any = None, nofile: int | None = None,
-                 wall_seconds: float | None = None):
+                 wall_seconds: float | None = None, share_cpu: bool = True):
         self.exit_codes = exit_codes or {}  # what the child's own exit codes mean (PROLOG_CHILD_EXIT)
         if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
             raise ValueError(f"a timeout must be a positive number of seconds, not {timeout!r}")
@@ -216,7 +217,9 @@ class Child:
                 nproc += _tasks_of(extra.get("user", os.getuid()))
         env = dict(os.environ if env is None else env)
         env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
-        self._placed = placement.share_cpu(self)  # the child inherits this thread's CPU
+        # The child inherits this thread's CPU (placement.py); a child asked
+        # once a search (pyab's Prolog child) works best beside pyab instead.
+        self._placed = placement.share_cpu(self) if share_cpu else placement.Placement(None, None)
         try:
             if sandbox is not None:
                 _confined(+1)
@@ -264,6 +267,15 @@ class Child:
         data = _ANSWERS.get(obj) if obj.__class__ is bool else None
         if data is None:
             data = (_ENCODER.encode(obj) + "\n").encode("ascii")
+        self._write(data)
+
+    def send_job(self, line: str) -> None:
+        """Write one job already written as text (pyab's Prolog child takes
+        Prolog text) and restart the search clock."""
+        self.restart_clock()
+        self._write((line + "\n").encode("utf-8"))
+
+    def _write(self, data: bytes) -> None:
         fd = self._pipes[0].fileno()
         deadline: float | None = None
         while True:  # never blocks: a child that stops reading meets a deadline

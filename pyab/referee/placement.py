@@ -15,6 +15,11 @@ the workers spread over the CPUs and each shares its CPU with its own
 child; else the CPU the thread is running on now (the scheduler's choice).
 The thread gets its own mask back when its last child is closed.
 ``PYAB_PLACEMENT=0`` in the environment leaves every mask as it is.
+
+pyab's Prolog child is the exception: it is asked once a search (the
+questions are answered and recorded in the child), and the next search is
+sent to it while pyab judges the last, so the two work best on two CPUs:
+its :class:`~pyab.referee.child.Child` is started with ``share_cpu=False``.
 """
 
 from __future__ import annotations

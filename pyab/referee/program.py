@@ -25,10 +25,34 @@ from typing import Any
 from ..errors import ProgramError
 from ..result import Result
 from .child import PROLOG_CHILD_EXIT, Child
-from .protocol import Observer, SearchBug, converse, job
+from ..prolog.facts import number, quote
+from ..tree import Number, Tree
+from .protocol import Observer, SearchBug, converse
 from .sandbox import LIMITS as UNTRUSTED_DEFAULTS  # limits an --untrusted run gets unless told
 
 __all__ = ["PrologProgram", "UNTRUSTED_DEFAULTS"]
+
+
+def job_text(tree: Tree, alpha: Number, beta: Number, depth: int | None, entry: str) -> str:
+    """One search for the Prolog child, with its tree, as a Prolog term on
+    one line (prolog/referee/child.pl says what it holds)."""
+    names = [quote(n) for n in tree.names]
+    parent = [-1] * len(names)
+    for i, kids in enumerate(tree.kids):
+        for k in kids:
+            parent[k] = i
+    values = ["none" if v is None else number(v) for v in tree.values]
+    sides = ["true" if tree.is_max_id(i) else "false" for i in range(len(names))]
+    nodes = ",".join([f"n({names[i]},{parent[i]},[{','.join([names[k] for k in kids])}],{values[i]},{sides[i]})"
+                      for i, kids in enumerate(tree.kids)])
+    return (f"job({names[0]},{number(alpha)},{number(beta)},"
+            f"{'inf' if depth is None else depth},{quote(entry)},[{nodes}]).")
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    """The same search: the same tree (the same object, or an equal one),
+    entry goal, window and depth."""
+    return (a[0] is b[0] or a[0] == b[0]) and a[1:] == b[1:]
 
 
 class PrologProgram:
@@ -57,6 +81,8 @@ class PrologProgram:
         self.swipl = swipl or shutil.which("swipl") or "swipl"
         self._child: Child | None = None
         self._dir: tempfile.TemporaryDirectory | None = None
+        self._next: tuple | None = None  # the search announced by ahead()
+        self._sent: tuple | None = None  # the search whose job the child has, unanswered
 
     def _start(self) -> Child:
         if self._child is not None and self._child.alive:
@@ -81,7 +107,7 @@ class PrologProgram:
                             cwd=self._dir.name, env=env, cpu_seconds=lim.get("cpu_seconds"),
                             nproc=lim.get("nproc"), fsize_mb=lim.get("fsize_mb"),
                             exit_codes=PROLOG_CHILD_EXIT, sandbox=box, nofile=lim.get("nofile"),
-                            wall_seconds=lim.get("wall_seconds"))
+                            wall_seconds=lim.get("wall_seconds"), share_cpu=False)
         return self._child
 
     def solve(self, tree: Any, algorithm: str = "bratko", alpha: Any = -math.inf,
@@ -93,23 +119,68 @@ class PrologProgram:
         from ..search import algorithm as find  # the registry: prolog/algorithms.json
         entry = find(algorithm).entry  # ValueError naming the known ones
         observer = observer or Observer(tree, f"yours ({self.shown})")
-        child = self._start()
-        start = job(tree, alpha, beta, depth, entry=entry)
-        start.setdefault("depth", "inf")
+        search = (tree, entry, alpha, beta, depth)
+        sent, self._sent = self._sent, None
+        if sent is not None and not _same(sent, search):
+            self._discard()  # not the search announced: its answer is dropped
+            sent = None
+        if sent is not None and self._child is not None:
+            child = self._child  # it has the job (if it died on it, that is this tree's answer)
+        else:
+            sent, child = None, self._start()
         try:
-            r = converse(child, observer, start)
+            r = converse(child, observer, None if sent else job_text(tree, alpha, beta, depth, entry),
+                         then=self._send_next)
         except (ProgramError, SearchBug):
+            self._sent = None
             self._child = None
             child.close()  # the next tree gets a fresh child: this one is mid-search
             raise
         return r._replace(engine="prolog", algorithm=algorithm, extra={"program": self.path},
                           window=(alpha, beta))
 
+    def ahead(self, tree: Any, algorithm: str = "bratko", alpha: Any = -math.inf,
+              beta: Any = math.inf, *, depth: int | None = None) -> None:
+        """Announce the search the next :meth:`solve` will ask for: its job
+        is sent as soon as this one's answer is in, so that the child
+        searches while pyab replays and judges the answer it has (the two
+        processes then work at once, on two CPUs).  A solve that asks for
+        another search drops the announced one's answer."""
+        from ..search import algorithm as find
+        self._next = (tree, find(algorithm).entry, alpha, beta, depth)
+
+    def _send_next(self) -> None:
+        search, self._next = self._next, None
+        if search is None or self._child is None:
+            return
+        tree, entry, alpha, beta, depth = search
+        try:
+            self._child.send_job(job_text(tree, alpha, beta, depth, entry))
+            self._sent = search
+        except ProgramError:  # the child is gone: the next solve starts another
+            self._child.close()
+            self._child = None
+
+    def _discard(self) -> None:
+        """Read and drop the answer to a job sent ahead; a child that fails
+        it, or stops at a stray question (it halts then), is replaced."""
+        child = self._child
+        if child is None:
+            return
+        try:
+            if "stray" not in child.receive():
+                return
+        except ProgramError:
+            pass
+        child.close()
+        self._child = None
+
     @property
     def stderr(self) -> str:
         return self._child.stderr if self._child is not None else ""
 
     def close(self) -> None:
+        self._next = self._sent = None
         if self._child is not None:
             self._child.close()
             self._child = None

@@ -29,12 +29,20 @@ Wire format (one JSON object per line):
                       {"best": N or null, "value": V}          the end of the search
                       {"error": "why"}    optional: the program gives up (pyab's own
                                           Python child sends it for an exception)
+
+pyab's own Prolog child (``--program``) is the one exception: it gets each
+job as Prolog text with the tree in it, answers the program's questions
+there, records them in a store the program cannot reach, and sends the
+record with its answer, ``{"asked": [id * 3 + q, ...], "best": ..., "value":
+...}`` (q the question's place in :data:`QUESTIONS`): one round trip a
+search.  :meth:`Observer.replay` asks the recorded questions in order, so
+the observation is the same as if each had crossed the pipe.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import ProgramError
 from ..result import Result, json_number
@@ -122,7 +130,10 @@ class Observer:
             raise self.bug  # an in-process search that caught it goes on: stop it again
         if question not in QUESTIONS:
             raise self.fail(f"asked {question!r}: the questions are {', '.join(QUESTIONS)}", "protocol")
-        i = self.node(question, name)
+        return self._answer(question, self.node(question, name))
+
+    def _answer(self, question: str, i: int) -> Any:
+        """The answer about node ``i``, a node the search was given."""
         tree = self.tree
         if question == "moves":
             self.rec.visit(i)
@@ -132,12 +143,32 @@ class Observer:
             answer = tree.is_max(i)
         else:
             if tree.values[i] is None:
-                raise self._bug(f"asked the static value of {name!r}, an inner node without one "
+                raise self._bug(f"asked the static value of {tree.names[i]!r}, an inner node without one "
                                 "(only leaves, and nodes at a depth limit, have static values)",
                                 "inner-static-value")
             answer = self.rec.read(i)
-        self.log.append((question, name, answer))
+        self.log.append((question, tree.names[i], answer))
         return answer
+
+    def replay(self, codes: Any, stray: Any = None) -> None:
+        """Ask, in order, the questions pyab's Prolog child recorded: each
+        code is ``id * 3 + q``, q the place of the question in
+        :data:`QUESTIONS`; ``stray`` [question, name] the one it stopped at
+        (that raises here, as it would have been raised when asked)."""
+        names, n, given = self.tree.names, 3 * len(self.tree), self.given
+        if not isinstance(codes, list) or not all(c.__class__ is int and 0 <= c < n for c in codes):
+            raise self.fail(f"pyab's child sent the record {_show(codes)}: not question codes", "protocol")
+        for code in codes:
+            i, q = divmod(code, 3)
+            if i in given and self.bug is None:
+                self._answer(QUESTIONS[q], i)
+            else:
+                self.ask(QUESTIONS[q], names[i])  # raises, naming the node
+        if stray is not None:
+            if not (isinstance(stray, list) and len(stray) == 2 and stray[0] in QUESTIONS):
+                raise self.fail(f"pyab's child stopped at {_show(stray)}: not a question", "protocol")
+            self.ask(*stray)
+            raise self.fail(f"pyab's child stopped at {_show(stray)}, which pyab answers", "protocol")
 
     def result(self, best: Any, value: Any, *, value_required: bool = True) -> Result:
         """The validated final answer as a Result (``engine`` is the label).
@@ -167,18 +198,35 @@ class Observer:
                       algorithm=self.label, extra={"questions": len(self.log)})
 
 
-def converse(child: Any, observer: Observer, start: dict, *, value_required: bool = True) -> Result:
+def converse(child: Any, observer: Observer, start: dict | str | None, *, value_required: bool = True,
+             then: Callable[[], None] | None = None) -> Result:
     """Send ``start`` (a :func:`job`) to ``child`` (a
     :class:`~pyab.referee.child.Child`), answer its questions through
     ``observer`` until it gives its answer: the one parent loop of every
-    route.  A ProgramError names the program and keeps what it printed."""
+    route.  A ProgramError names the program and keeps what it printed.
+
+    ``start`` as text is a job for pyab's own Prolog child, which answers
+    the questions from the tree shipped with the job and sends the record
+    of them with its answer (``"asked"``, see prolog/referee/child.pl); that
+    record is replayed through ``observer`` here.  Only then is a record
+    taken: from any other child it would be the program's report.  ``start``
+    None: such a job was sent already (ahead); ``then()`` is called as soon
+    as its answer is in, before the replay (to send the next job ahead)."""
     label = observer.label
+    recorded = start is None or isinstance(start, str)
     try:
-        child.send(start)
+        if isinstance(start, str):
+            child.send_job(start)
+        elif start is not None:
+            child.send(start)
         while True:
             msg = child.receive()
             if not isinstance(msg, dict):
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
+            if recorded and "asked" in msg:
+                if then is not None and "stray" not in msg:
+                    then()
+                observer.replay(msg.pop("asked"), msg.pop("stray", None))
             if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
                 kind = msg.get("kind", "crash")
                 raise observer.fail(str(msg["error"]), kind if kind in _CLAIMS else "invalid")
