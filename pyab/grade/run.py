@@ -211,6 +211,16 @@ def _trees(suite: Suite, g: Group):
         yield f"random tree {i}", tree, alpha, beta
 
 
+# Failures that come before any search, the same on every tree (a Python
+# file that fails to import, a Prolog file that fails to load, a command
+# that cannot start): the group stops at the first.
+_BEFORE_ANY_SEARCH = ("importing ", "the program could not be loaded", "cannot start ")
+
+
+def _cannot_run(err: Any) -> bool:
+    return err.kind == "refused" or any(s in err.reason for s in _BEFORE_ANY_SEARCH)
+
+
 def _score(g: Group, points: float, passed: int, total: int) -> float:
     if total == 0:
         return 0.0
@@ -219,7 +229,28 @@ def _score(g: Group, points: float, passed: int, total: int) -> float:
     return round(points * passed / total, 4)
 
 
-def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
+class _Routes:
+    """A submission's routes, one a (entry, algorithm), opened when first
+    needed and kept across its groups (one child, started once), closed
+    together when the submission is done."""
+
+    def __init__(self, grader: Grader, program: Path) -> None:
+        self.grader, self.program = grader, program
+        self.open: dict[tuple[str, str], Any] = {}
+
+    def get(self, entry: str, algorithm: str) -> Any:
+        key = (entry, algorithm)
+        if key not in self.open:
+            self.open[key] = _route(self.grader, self.program, entry, algorithm)
+        return self.open[key]
+
+    def close(self) -> None:
+        for route in self.open.values():
+            route.close()
+        self.open.clear()
+
+
+def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> GroupResult:
     from ..dsl import dump
     from ..referee.report import _compared
     from ..referee.shrink import shrink
@@ -227,36 +258,35 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     from ..referee.verdict import judge, reference_label
     grader = suite.grader
     algorithm = g.algorithm or grader.algorithm
-    route = _route(grader, program, grader.entry, algorithm)
+    route = routes.get(grader.entry, algorithm)
     settings = _settings(suite, g, algorithm)
     ref_label = reference_label(algorithm, settings.compare)
     passed = total = timeouts = 0
     first: tuple[str, Any] | None = None  # (label, verdict)
     stopped = ""
     planned = len(g.trees) if g.trees else (g.random or 0)
-    with route:
-        for (label, tree, alpha, beta), upcoming in with_next(_trees(suite, g)):
-            if upcoming is not None:
-                route.ahead(*upcoming[1:], depth=settings.depth, agents=settings.agents)
-            total += 1
-            v = judge(route, tree, alpha, beta, settings)
-            if v.status == "agree":
-                passed += 1
-                continue
-            if first is None:
-                first = (label, v)
-            err = v.error
-            if err is not None and (err.kind == "refused" or "importing" in err.reason):
-                stopped = "it cannot run at all"
-                break
-            timeouts += err is not None and err.kind == "timeout"
-            if timeouts >= MAX_TIMEOUTS:
-                stopped = f"{MAX_TIMEOUTS} searches timed out"
-                break
-        shrunk = None
-        if first is not None and first[1].kind not in NO_SHRINK:
-            shrunk = shrink(first[1], lambda t, a, b: judge(route, t, a, b, settings), "all",
-                            budget=SHRINK_BUDGET, seconds=SHRINK_SECONDS)
+    for (label, tree, alpha, beta), upcoming in with_next(_trees(suite, g)):
+        if upcoming is not None:
+            route.ahead(*upcoming[1:], depth=settings.depth, agents=settings.agents)
+        total += 1
+        v = judge(route, tree, alpha, beta, settings)
+        if v.status == "agree":
+            passed += 1
+            continue
+        if first is None:
+            first = (label, v)
+        err = v.error
+        if err is not None and _cannot_run(err):
+            stopped = "it cannot run at all"
+            break
+        timeouts += err is not None and err.kind == "timeout"
+        if timeouts >= MAX_TIMEOUTS:
+            stopped = f"{MAX_TIMEOUTS} searches timed out"
+            break
+    shrunk = None
+    if first is not None and first[1].kind not in NO_SHRINK:
+        shrunk = shrink(first[1], lambda t, a, b: judge(route, t, a, b, settings), "all",
+                        budget=SHRINK_BUDGET, seconds=SHRINK_SECONDS)
     values = g.values if isinstance(g.values, str) else f"{g.values[0]}:{g.values[1]}"
     what = (f"{len(g.trees)} tree files" if g.trees else
             f"{g.random} random trees (seed {g.seed}"
@@ -310,7 +340,7 @@ def _random_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     return GroupResult(g.name, g.points, [test])
 
 
-def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
+def _cs188_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> GroupResult:
     from ..referee.cs188 import action_of, generated, register
     from ..referee.protocol import SearchBug
     from ..referee.verdict import Settings, judge
@@ -319,62 +349,55 @@ def _cs188_group(suite: Suite, g: Group, program: Path) -> GroupResult:
     graph = [t for t in tests if not t.skipped]
     share = g.points / len(graph) if graph else 0.0
     results: list[TestResult] = []
-    routes: dict[str, Any] = {}
-    try:
-        for t in tests:
-            if t.skipped:
-                results.append(TestResult(f"{g.name}: {t.name}", 0.0, 0.0, "skipped",
-                                          f"skipped: {t.skipped}", ""))
-                continue
-            tree = t.tree
-            assert tree is not None  # not skipped
-            register(tree, t.labels)
-            if t.alg not in routes:
-                routes[t.alg] = _route(suite.grader, program, t.alg, t.algorithm)
-            route = routes[t.alg]
-            ref_best = _reference(tree, t.algorithm, t.plies).best
-            lines, kind = [], ""
-            try:
-                if t.action is None or t.generated is None:  # no solution: the reference's
-                    v = judge(route, tree, -math.inf, math.inf,
-                              Settings(t.algorithm, t.plies, ("generated",), t.agents))
-                    if v.error is not None:
-                        raise v.error
-                    lines, kind = list(v.lines), ("disagree" if v.lines else "")
-                else:
-                    yours = route.search(tree, depth=t.plies, agents=t.agents)
-                    got_action, got = yours.extra.get("action"), " ".join(sorted(generated(yours)))
-                    gold = " ".join(t.generated)
-                    if got_action != t.action:
-                        lines.append(f"incorrect move for depth {t.rounds}:\n  yours:        "
-                                     f"{got_action}\n  the solution: {t.action}")
-                    if got != gold:
-                        lines.append(f"incorrect generated states for depth {t.rounds}:\n"
-                                     f"  yours:        {got}\n  the solution: {gold}")
-                    kind = "disagree" if lines else ""
-            except SearchBug as bug:  # a question only a wrong search asks
-                lines, kind = [bug.reason], "disagree"
-            except ProgramError as err:
-                lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
-            if lines:
-                drawn = _draw(tree, t.algorithm, -math.inf, math.inf, t.plies)
-                replay = shlex.join(["pyab", "check", Path(t.path).name,
-                                     *_replay_program(suite.grader, program, t.alg),
-                                     "--algorithm", t.algorithm, "--depth", str(t.plies),
-                                     "--agents", str(t.agents)])
-                from ..dsl import dump
-                how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
-                head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
-                        f"the reference's action: {action_of(tree, ref_best)}:")
-                picture = drawn or dump(tree).strip()
-                lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
-            output = _clean("\n".join(lines) if lines else "passed", program, route.label)
-            results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,
-                                      "failed" if lines else "passed", output, kind,
-                                      0 if lines else 1, 1))
-    finally:
-        for r in routes.values():
-            r.close()
+    for t in tests:
+        if t.skipped:
+            results.append(TestResult(f"{g.name}: {t.name}", 0.0, 0.0, "skipped",
+                                      f"skipped: {t.skipped}", ""))
+            continue
+        tree = t.tree
+        assert tree is not None  # not skipped
+        register(tree, t.labels)
+        route = routes.get(t.alg, t.algorithm)
+        ref_best = _reference(tree, t.algorithm, t.plies).best
+        lines, kind = [], ""
+        try:
+            if t.action is None or t.generated is None:  # no solution: the reference's
+                v = judge(route, tree, -math.inf, math.inf,
+                          Settings(t.algorithm, t.plies, ("generated",), t.agents))
+                if v.error is not None:
+                    raise v.error
+                lines, kind = list(v.lines), ("disagree" if v.lines else "")
+            else:
+                yours = route.search(tree, depth=t.plies, agents=t.agents)
+                got_action, got = yours.extra.get("action"), " ".join(sorted(generated(yours)))
+                gold = " ".join(t.generated)
+                if got_action != t.action:
+                    lines.append(f"incorrect move for depth {t.rounds}:\n  yours:        "
+                                 f"{got_action}\n  the solution: {t.action}")
+                if got != gold:
+                    lines.append(f"incorrect generated states for depth {t.rounds}:\n"
+                                 f"  yours:        {got}\n  the solution: {gold}")
+                kind = "disagree" if lines else ""
+        except SearchBug as bug:  # a question only a wrong search asks
+            lines, kind = [bug.reason], "disagree"
+        except ProgramError as err:
+            lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
+        if lines:
+            drawn = _draw(tree, t.algorithm, -math.inf, math.inf, t.plies)
+            replay = shlex.join(["pyab", "check", Path(t.path).name,
+                                 *_replay_program(suite.grader, program, t.alg),
+                                 "--algorithm", t.algorithm, "--depth", str(t.plies),
+                                 "--agents", str(t.agents)])
+            from ..dsl import dump
+            how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
+            head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
+                    f"the reference's action: {action_of(tree, ref_best)}:")
+            picture = drawn or dump(tree).strip()
+            lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
+        output = _clean("\n".join(lines) if lines else "passed", program, route.label)
+        results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,
+                                  "failed" if lines else "passed", output, kind,
+                                  0 if lines else 1, 1))
     if g.all_or_nothing and any(r.status == "failed" for r in results):
         for r in results:
             r.score = 0.0
@@ -405,16 +428,20 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             for g in suite.tests]
         return result
     from ..errors import Error
-    for g in suite.tests:
-        if progress:
-            progress(g.name)
-        try:
-            group = (_cs188_group if g.cs188 else _random_group)(suite, g, program)
-        except (Error, OSError, ValueError) as err:  # one group's trouble: the others go on
-            why = _clean(f"could not be graded: {err}", program, "")
-            group = GroupResult(g.name, g.points, [TestResult(g.name, 0.0, g.points, "failed",
-                                                              why, "error")])
-        result.groups.append(group)
+    routes = _Routes(suite.grader, program)
+    try:
+        for g in suite.tests:
+            if progress:
+                progress(g.name)
+            try:
+                group = (_cs188_group if g.cs188 else _random_group)(suite, g, program, routes)
+            except (Error, OSError, ValueError) as err:  # one group's trouble: the others go on
+                why = _clean(f"could not be graded: {err}", program, "")
+                group = GroupResult(g.name, g.points, [TestResult(g.name, 0.0, g.points, "failed",
+                                                                  why, "error")])
+            result.groups.append(group)
+    finally:
+        routes.close()
     result.seconds = time.perf_counter() - start
     return result
 

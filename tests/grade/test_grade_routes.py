@@ -81,3 +81,43 @@ def test_exec_programs_in_folders(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     rows = {row["submission"]: row for row in json.loads(r.stdout)["rows"]}
     assert rows["ann"]["score"] == 10 and rows["ben"]["score"] < 10
+
+
+def test_a_program_that_cannot_load_stops_its_groups_at_once(tmp_path):
+    """A Prolog file that does not load fails the same way on every tree:
+    its group stops after the first (a child is not started 30 times)."""
+    (tmp_path / "suite.toml").write_text(PROLOG)
+    shutil.copy(EXAMPLES / "slides.tree", tmp_path)
+    broken = tmp_path / "broken.pl"
+    broken.write_text("alphabeta(Pos, _, _, _, _) :- moves(Pos, [\n")  # a syntax error
+    out = tmp_path / "out"
+    r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(broken), "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    res = json.loads((out / "broken" / "results.json").read_text())
+    first = res["tests"][0]
+    assert first["score"] == 0
+    assert "stopped after 1 trees: it cannot run at all" in first["output"], first["output"]
+    assert "could not be loaded" in first["output"]
+
+
+def test_one_child_serves_a_submission_across_its_groups(tmp_path):
+    """Each load of the program leaves a line behind (a trusted suite runs
+    its directives): two random groups and a tree group, one load."""
+    suite = PROLOG.replace("untrusted = true", "untrusted = false") + """
+[[tests]]
+name = "more random trees"
+points = 1
+random = 5
+seed = 9
+"""
+    (tmp_path / "suite.toml").write_text(suite)
+    shutil.copy(EXAMPLES / "slides.tree", tmp_path)
+    loads = tmp_path / "loads.txt"
+    program = tmp_path / "counted.pl"
+    program.write_text(f":- open('{loads}', append, S), format(S, 'loaded~n', []), close(S).\n"
+                       + (ROOT / "prolog" / "alphabeta.pl").read_text())
+    r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(program), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    book = json.loads((tmp_path / "out" / "gradebook.json").read_text())
+    assert book["rows"][0]["score"] == 7
+    assert loads.read_text().splitlines() == ["loaded"]
