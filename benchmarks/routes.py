@@ -52,12 +52,16 @@ ROUTES = {
 AIM_PINNED, AIM_UNPINNED = 10, 15  # issue 28: within 10x of the floor pinned, 15x unpinned
 
 
-def make_trees(n: int) -> list:
+BIG = {"depth": (4, 6), "branching": (2, 5)}  # --big: --tree-depth 4-6 --branching 2-5
+
+
+def make_trees(n: int, big: bool = False) -> list:
     from pyab.trees.randomtrees import Shape, random_tree, random_window
     rng = random.Random(0)
+    shape = Shape(**BIG) if big else Shape()  # type: ignore[arg-type]
     out = []
     for _ in range(n):
-        tree = random_tree(rng, Shape())
+        tree = random_tree(rng, shape)
         out.append((tree, *random_window(rng, tree, "random")))
     return out
 
@@ -145,10 +149,10 @@ def _route(name: str):
     raise ValueError(name)
 
 
-def measure(name: str, n: int) -> dict:
+def measure(name: str, n: int, big: bool = False) -> dict:
     """One route on the trees and the floors beside it, in this process."""
     from pyab.referee.verdict import Settings, judge
-    trees = make_trees(n)
+    trees = make_trees(n, big)
     agree, questions = True, 0
     if name == "check":
         from pyab.engines import both
@@ -210,8 +214,9 @@ def _count_lines(route) -> list[int] | None:
 CONFIGS = ("pinned", "unpinned", "unplaced")
 
 
-def _run_one(name: str, n: int, config: str) -> dict:
-    cmd = [sys.executable, "-m", "benchmarks.routes", "--one", name, "--trees", str(n)]
+def _run_one(name: str, n: int, config: str, big: bool = False) -> dict:
+    cmd = [sys.executable, "-m", "benchmarks.routes", "--one", name, "--trees", str(n),
+           *(["--big"] if big else [])]
     env = dict(os.environ)
     if config == "pinned":
         cmd = [shutil.which("taskset") or "taskset", "-c", str(min(os.sched_getaffinity(0))), *cmd]
@@ -223,7 +228,7 @@ def _run_one(name: str, n: int, config: str) -> dict:
     return json.loads(done.stdout)
 
 
-def rows(n: int = 1000, reps: int = 3, names: list[str] | None = None) -> list[dict]:
+def rows(n: int = 1000, reps: int = 3, names: list[str] | None = None, big: bool = False) -> list[dict]:
     names = names or [r for r in ROUTES if r != "exec-node" or shutil.which("node")]
     pin = shutil.which("taskset") is not None and hasattr(os, "sched_getaffinity")
     configs = [c for c in CONFIGS if pin or c != "pinned"]
@@ -231,7 +236,7 @@ def rows(n: int = 1000, reps: int = 3, names: list[str] | None = None) -> list[d
     for _ in range(reps):
         for name in names:
             for config in configs:
-                runs.setdefault((name, config), []).append(_run_one(name, n, config))
+                runs.setdefault((name, config), []).append(_run_one(name, n, config, big))
     out = []
     for name in names:
         row: dict = {"route": name, "label": ROUTES[name][0]}
@@ -248,9 +253,10 @@ def rows(n: int = 1000, reps: int = 3, names: list[str] | None = None) -> list[d
     return out
 
 
-def table(rows_: list[dict], n: int) -> str:
+def table(rows_: list[dict], n: int, big: bool = False) -> str:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    lines = [f"{n} random trees (seed 0, default shapes and windows), {os.cpu_count()} CPUs, "
+    shapes = "depth 4-6, branching 2-5" if big else "default shapes"
+    lines = [f"{n} random trees (seed 0, {shapes} and windows), {os.cpu_count()} CPUs, "
              f"load average {load}; medians; x floor = how many times slower than the matched "
              f"floor (aim: {AIM_PINNED}x pinned, {AIM_UNPINNED}x unpinned)", "",
              "| route | trees/s pinned | x floor | trees/s unpinned | x floor "
@@ -293,12 +299,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--route", action="append", choices=list(ROUTES), help="only these routes")
     p.add_argument("--one", choices=list(ROUTES), help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true", help="the measurements as JSON")
+    p.add_argument("--big", action="store_true",
+                   help="bigger trees: depth 4-6, branching 2-5 (475 nodes on average)")
     args = p.parse_args(argv)
     if args.one:
-        print(json.dumps(measure(args.one, args.trees)))
+        print(json.dumps(measure(args.one, args.trees, args.big)))
         return 0
-    rows_ = rows(args.trees, args.reps, args.route)
-    print(json.dumps(rows_) if args.json else table(rows_, args.trees))
+    rows_ = rows(args.trees, args.reps, args.route, args.big)
+    print(json.dumps(rows_) if args.json else table(rows_, args.trees, args.big))
     return 0 if all(r[k]["agree"] for r in rows_ for k in CONFIGS if k in r) else 1
 
 

@@ -494,12 +494,13 @@ serve_(Opts) :-
         serve_(Opts)
     ).
 
-job_(job(Root, Alpha, Beta, Depth, Entry, Nodes), Opts) :-
+job_(job(Root0, Alpha0, Beta0, Depth0, Entry, Nodes), Opts) :-
     entry_(Entry, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
     (   memberchk('--untrusted', Opts)
-    ->  vet_(Goal)
+    ->  vet_(Goal)                      % the template, before the job binds it
     ;   true
     ),
+    e(Root, Alpha, Beta, Depth) = e(Root0, Alpha0, Beta0, Depth0),
     retractall(node_(_, _, _, _, _, _)),
     retractall(asked_(_)),
     foldl(add_node_, Nodes, 0, _),
