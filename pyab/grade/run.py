@@ -16,6 +16,7 @@ it names no grader path and nothing of another submission.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import shlex
@@ -193,22 +194,41 @@ def _settings(suite: Suite, g: Group, algorithm: str) -> Any:
     return Settings(algorithm, g.depth, compare, g.agents)
 
 
-def _trees(suite: Suite, g: Group):
-    """(label, tree, alpha, beta) for a random or trees group."""
-    from ..trees.randomtrees import Shape, random_tree, random_window
-    if g.trees:
-        from ..dsl import load
-        for f in g.trees:
-            yield Path(f).name, load(f), -math.inf, math.inf
-        return
-    shape = Shape(depth=g.tree_depth, branching=g.branching, values=g.values,
-                  leaf_chance=g.ragged, agents=g.agents, inner_values=g.depth is not None)
+def _trees(suite: Suite, g: Group) -> list[tuple[str, Tree, Number, Number]]:
+    """(label, tree, alpha, beta) for a random or trees group: made (or
+    read) once a process and shared by every submission it grades."""
     windows = "full" if suite.grader.interface in ("aima", "cs188") else g.windows
-    rng = random.Random(g.seed)
-    for i in range(1, (g.random or 0) + 1):
+    if g.trees:
+        files = tuple((f, *_stamp(f)) for f in g.trees)
+        return _tree_files(files)
+    return _random_trees(g.seed, g.random or 0, g.tree_depth, g.branching, g.values, g.ragged,
+                         g.agents, g.depth is not None, windows)
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    st = Path(path).stat()
+    return st.st_mtime_ns, st.st_size
+
+
+@functools.lru_cache(maxsize=16)
+def _tree_files(files: tuple) -> list[tuple[str, Tree, Number, Number]]:
+    from ..dsl import load
+    return [(Path(f).name, load(f), -math.inf, math.inf) for f, *_ in files]
+
+
+@functools.lru_cache(maxsize=16)
+def _random_trees(seed: Any, n: int, depth: Any, branching: Any, values: Any, ragged: Any,
+                  agents: Any, inner_values: bool, windows: str) -> list[tuple[str, Tree, Number, Number]]:
+    from ..trees.randomtrees import Shape, random_tree, random_window
+    shape = Shape(depth=depth, branching=branching, values=values, leaf_chance=ragged,
+                  agents=agents, inner_values=inner_values)
+    rng = random.Random(seed)
+    out = []
+    for i in range(1, n + 1):
         tree = random_tree(rng, shape)
         alpha, beta = random_window(rng, tree, windows)
-        yield f"random tree {i}", tree, alpha, beta
+        out.append((f"random tree {i}", tree, alpha, beta))
+    return out
 
 
 # Failures that come before any search, the same on every tree (a Python
