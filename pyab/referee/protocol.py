@@ -25,6 +25,9 @@ Wire format (one JSON object per line):
                       child also gets "entry")
     child -> parent   {"moves": N}        answer ["c1", "c2", ...] ([] for a leaf)
                       {"max_to_move": N}  answer true / false
+                      {"moves_sides": N}  answer [["c1", ...], [true, ...]]: the moves
+                                          and whether MAX is to move at each (recorded
+                                          as the moves question: a side is no secret)
                       {"staticval": N}    answer a number
                       {"best": N or null, "value": V}          the end of the search
                       {"error": "why"}    optional: the program gives up (pyab's own
@@ -51,7 +54,8 @@ from ..tree import Number, Tree
 
 __all__ = ["QUESTIONS", "Observer", "SearchBug", "converse", "from_wire", "job"]
 
-QUESTIONS = ("moves", "max_to_move", "staticval")
+QUESTIONS = ("moves", "max_to_move", "staticval")  # a recorded question's code is its place here
+MOVES_SIDES = "moves_sides"  # "moves", answered with the children's sides too
 _CLAIMS = ("crash", "invalid", "refused")  # the kinds pychild sends with {"error": ...}
 
 # The kinds of a wrong search (docs/referee.md).
@@ -99,6 +103,8 @@ class Observer:
     may catch it; the verdict still sees it).
     """
 
+    questions = (*QUESTIONS, MOVES_SIDES)
+
     def __init__(self, tree: Tree, label: str):
         self.tree, self.label = tree, label
         self.rec = Recorder(tree, label)
@@ -128,8 +134,12 @@ class Observer:
         """The answer to one question; records it."""
         if self.bug is not None:
             raise self.bug  # an in-process search that caught it goes on: stop it again
+        if question == MOVES_SIDES:
+            i = self.node("moves", name)
+            names = self._answer("moves", i)
+            return [names, [self.tree.is_max(k) for k in self.tree.kids[i]]]
         if question not in QUESTIONS:
-            raise self.fail(f"asked {question!r}: the questions are {', '.join(QUESTIONS)}", "protocol")
+            raise self.fail(f"asked {question!r}: the questions are {', '.join(self.questions)}", "protocol")
         return self._answer(question, self.node(question, name))
 
     def _answer(self, question: str, i: int) -> Any:
@@ -230,7 +240,7 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
             if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
                 kind = msg.get("kind", "crash")
                 raise observer.fail(str(msg["error"]), kind if kind in _CLAIMS else "invalid")
-            questions = getattr(observer, "questions", QUESTIONS)  # cs188 asks more
+            questions = observer.questions  # cs188 asks others
             asked = [q for q in questions if q in msg]
             if len(asked) == 1 and len(msg) == 1:
                 child.send(observer.ask(asked[0], msg[asked[0]]))  # a list, a boolean or a number

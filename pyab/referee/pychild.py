@@ -48,8 +48,12 @@ class PyabGame:
         self._max: dict[Any, bool] = {}
 
     def children(self, node: Any) -> list:
-        """The children of ``node`` in order (moves/2); [] for a leaf."""
-        return list(self._ask("moves", node))
+        """The children of ``node`` in order (moves/2); [] for a leaf.  Each
+        child's side comes with them: no question of its own later."""
+        kids, sides = self._ask("moves_sides", node)
+        for kid, side in zip(kids, sides):
+            self._max[kid] = bool(side)
+        return list(kids)
 
     def is_max(self, node: Any) -> bool:
         """True when MAX is to move at ``node`` (max_to_move/1)."""
@@ -79,13 +83,16 @@ class AimaGame:
         self._max: dict[Any, str] = {}  # the side of a node, asked once (see PyabGame)
 
     def actions(self, state: Any) -> list:
-        return list(self._ask("moves", state))
+        kids, sides = self._ask("moves_sides", state)
+        for kid, side in zip(kids, sides):  # each child's side: no question of its own later
+            self._max[kid] = "MAX" if side else "MIN"
+        return list(kids)
 
     def result(self, state: Any, move: Any) -> Any:
         return move
 
     def terminal_test(self, state: Any) -> bool:
-        return not self._ask("moves", state)
+        return not self.actions(state)
 
     def to_move(self, state: Any) -> str:
         try:

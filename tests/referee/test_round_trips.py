@@ -1,6 +1,7 @@
-"""Fewer round trips without another wire format: the Python child asks a
-node's side once a search (pyab/referee/pychild.py), and the referee's
-verdict stays what the questions show."""
+"""Fewer round trips: the Python child asks a node's side once a search,
+and gets its children's sides with their names (the ``moves_sides``
+question, pyab/referee/pychild.py); the referee's verdict stays what the
+questions show."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def test_each_side_is_asked_once_a_search_and_the_observation_is_unchanged():
         tree = random_tree(rng, Shape())
         a, b = random_window(rng, tree, "random")
         obs, sides = _asked("pyab", func, tree, a, b)
-        assert all(n == 1 for n in sides.values())
+        assert set(sides) <= {tree.root} and all(n == 1 for n in sides.values())  # only the root's
         ref = solve_python(tree, "bratko", a, b)
         r = obs.rec.result(None, 0)
         assert (r.leaves, r.visited) == (ref.leaves, ref.visited)
@@ -55,7 +56,22 @@ def test_aima_games_ask_a_side_once_too():
     game = AimaGame(obs.ask, tree.root)
     assert game.actions("a") == ["b", "c"]  # the referee answers only about nodes it handed out
     assert [game.to_move(s) for s in ("a", "b", "a", "b", "c")] == ["MAX", "MIN", "MAX", "MIN", "MIN"]
-    assert [n for q, n, _ in obs.log if q == "max_to_move"] == ["a", "b", "c"]
+    assert [n for q, n, _ in obs.log if q == "max_to_move"] == ["a"]  # b's, c's came with a's moves
+
+
+def test_moves_sides_is_the_moves_question_with_the_sides():
+    """Any client may ask it; it is recorded as moves (visited, given),
+    and answers nothing a search could not ask about anyway."""
+    tree = pyab.parse("a(b(d=1, e=2), min c(f=3))")
+    obs = Observer(tree, "yours")
+    assert obs.ask("moves_sides", "a") == [["b", "c"], [False, False]]
+    assert obs.ask("moves_sides", "c") == [["f"], [True]]
+    assert obs.log == [("moves", "a", ["b", "c"]), ("moves", "c", ["f"])]
+    assert obs.rec.result(None, 0).visited == ("a", "c")
+    import pytest
+    from pyab.referee.protocol import SearchBug
+    with pytest.raises(SearchBug, match="asked moves of 'd', a node the search was not given"):
+        obs.ask("moves_sides", "d")
 
 
 def test_a_python_route_still_catches_a_changed_comparison(tmp_path):
