@@ -103,7 +103,7 @@ class Observer:
     may catch it; the verdict still sees it).
     """
 
-    questions = (*QUESTIONS, MOVES_SIDES)
+    questions: tuple[str, ...] = (*QUESTIONS, MOVES_SIDES)
 
     def __init__(self, tree: Tree, label: str):
         self.tree, self.label = tree, label
