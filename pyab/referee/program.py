@@ -145,7 +145,7 @@ class PrologProgram:
         is sent as soon as this one's answer is in, so that the child
         searches while pyab replays and judges the answer it has (the two
         processes then work at once, on two CPUs).  A solve that asks for
-        another search drops the announced one's answer."""
+        another search drops the announced one (and starts a new child)."""
         from ..search import algorithm as find
         self._next = (tree, find(algorithm).entry, alpha, beta, depth)
 
@@ -162,18 +162,13 @@ class PrologProgram:
             self._child = None
 
     def _discard(self) -> None:
-        """Read and drop the answer to a job sent ahead; a child that fails
-        it, or stops at a stray question (it halts then), is replaced."""
-        child = self._child
-        if child is None:
-            return
-        try:
-            if "stray" not in child.receive():
-                return
-        except ProgramError:
-            pass
-        child.close()
-        self._child = None
+        """Drop a job sent ahead that no solve asks for: the child is
+        replaced, not waited for (that search may never end: without
+        --timeout nothing stops it).  It happens once a run at most, where
+        the loop stopped early (a disagreement, a group given up)."""
+        if self._child is not None:
+            self._child.close()
+            self._child = None
 
     @property
     def stderr(self) -> str:

@@ -153,3 +153,22 @@ def test_a_search_announced_ahead_that_fails_fails_its_own_tree(tmp_path):
         p.ahead(bad)
         assert p.solve(good).best == "c"
         assert p.solve(good).best == "c"
+
+
+def test_a_search_announced_ahead_that_never_ends_is_not_waited_for(tmp_path):
+    """The loop stopped before the announced tree (a disagreement): the
+    next, other search does not wait for it, even with no time limit."""
+    import signal
+    program = tmp_path / "loops.pl"  # the slides' program, but it loops at the root r
+    program.write_text("alphabeta(r, _, _, _, _) :- !, repeat, fail.\n" + ALPHABETA.read_text())
+    good, bad = parse("a(b = 1, c = 2)"), parse("r(s = 1)")
+    old = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("waited for a search that never ends"))
+    signal.alarm(30)
+    try:
+        with PrologProgram(program) as p:
+            p.ahead(bad)
+            assert p.solve(good).best == "c"
+            assert p.solve(good).best == "c"  # the looping child was replaced
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
