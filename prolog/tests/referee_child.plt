@@ -185,7 +185,7 @@ with_file_(Fmt, File) :-
 %   The one job of these tests: the tree a(b = 1, c = 2), MAX at a.
 
 job_(In) :-
-    format(In, "job(a,-1.0Inf,1.0Inf,inf,'alphabeta(Root, Alpha, Beta, Best, Val)',[n(a,-1,[b,c],none,true),n(b,0,[],1,false),n(c,0,[],2,false)]).~n", []),
+    format(In, "job(a,-1.0Inf,1.0Inf,inf,'alphabeta(Root, Alpha, Beta, Best, Val)',[a,b,c],[-1,0,0],[[1,2],[],[]],[null,1,2],[true,false,false]).~n", []),
     flush_output(In).
 
 refusal_(Fmt, Mode, Text) :-

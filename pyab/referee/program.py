@@ -15,6 +15,7 @@ it fails.  The parent's side is the one loop of every route
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import shutil
@@ -26,6 +27,7 @@ from ..errors import ProgramError
 from ..result import Result
 from .child import PROLOG_CHILD_EXIT, Child
 from ..prolog.facts import number, quote
+from ..text import numbers
 from ..tree import Number, Tree
 from .protocol import Observer, SearchBug, converse
 from .sandbox import LIMITS as UNTRUSTED_DEFAULTS  # limits an --untrusted run gets unless told
@@ -35,18 +37,18 @@ __all__ = ["PrologProgram", "UNTRUSTED_DEFAULTS"]
 
 def job_text(tree: Tree, alpha: Number, beta: Number, depth: int | None, entry: str) -> str:
     """One search for the Prolog child, with its tree, as a Prolog term on
-    one line (prolog/referee/child.pl says what it holds)."""
-    names = [quote(n) for n in tree.names]
-    parent = [-1] * len(names)
+    one line (prolog/referee/child.pl says what it holds).  The tree goes
+    as parallel lists, so that most of the text is made by C code."""
+    parent = [-1] * len(tree)
     for i, kids in enumerate(tree.kids):
         for k in kids:
             parent[k] = i
-    values = ["none" if v is None else number(v) for v in tree.values]
-    sides = ["true" if tree.is_max_id(i) else "false" for i in range(len(names))]
-    nodes = ",".join([f"n({names[i]},{parent[i]},[{','.join([names[k] for k in kids])}],{values[i]},{sides[i]})"
-                      for i, kids in enumerate(tree.kids)])
-    return (f"job({names[0]},{number(alpha)},{number(beta)},"
-            f"{'inf' if depth is None else depth},{quote(entry)},[{nodes}]).")
+    compact = (",", ":")
+    return (f"job({quote(tree.root)},{number(alpha)},{number(beta)},"
+            f"{'inf' if depth is None else depth},{quote(entry)},"
+            f"[{','.join([quote(n) for n in tree.names])}],{json.dumps(parent, separators=compact)},"
+            f"{json.dumps(tree.kids, separators=compact)},{numbers(tree.values)},"
+            f"{json.dumps(list(map(tree.is_max_id, range(len(tree)))), separators=compact)}).")
 
 
 def _same(a: tuple, b: tuple) -> bool:

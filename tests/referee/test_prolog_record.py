@@ -113,7 +113,7 @@ def test_the_job_quotes_every_name_and_number():
     tree = parse("'it\\'s'(b = 1.5, 'C' = -2)")
     text = job_text(tree, -math.inf, 3, 2, "alphabeta(Root, Alpha, Beta, Best, Val)")
     assert text == ("job('it\\'s',-1.0Inf,3,2,'alphabeta(Root, Alpha, Beta, Best, Val)',"
-                    "[n('it\\'s',-1,[b,'C'],none,true),n(b,0,[],1.5,false),n('C',0,[],-2,false)]).")
+                    "['it\\'s',b,'C'],[-1,0,0],[[1,2],[],[]],[null,1.5,-2],[true,false,false]).")
     with PrologProgram(ALPHABETA) as p:
         r = p.solve(tree)
     assert (r.best, r.value) == ("b", 1.5)
