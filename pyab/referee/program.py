@@ -1,15 +1,19 @@
 """A Prolog program under test (``check --program FILE.pl``), run in a child.
 
 The child is ``swipl -g pyab_child:main prolog/referee/child.pl -- [--untrusted] FILE.pl``: it
-loads the program into a module of its own and asks pyab for every
-``moves/2``, ``staticval/2`` and ``max_to_move/1`` (``min_to_move/1`` is
-asked as the negation of ``max_to_move/1``).  pyab answers from the tree,
-records what was asked (visited = each node asked for its moves or static
-value, once, in the order first asked, as the bridge observes it; leaves =
-every static value asked for, in order) and validates the final answer;
-the program never sees the reference programs, the bridge, or pyab's
-memory.  One child serves every tree of a run and is replaced after
-it fails.  The parent's side is the one loop of every route
+loads the program into a module of its own and gets each search as one
+line, the tree with it (:func:`job_text`).  pyab's code in the child
+answers the program's ``moves/2``, ``staticval/2``, ``max_to_move/1`` and
+``min_to_move/1`` from that tree and records each question, in order, in
+a store an ``--untrusted`` program cannot reach; the record comes back with the answer
+and pyab replays it through the same observer as every other route
+(visited = each node asked for its moves or static value, once, in the
+order first asked, as the bridge observes it; leaves = every static value
+asked for, in order), and validates the final answer.  The program never
+sees the reference programs, the bridge, or pyab's memory.  One child
+serves every tree of a run and is replaced after it fails; the next search
+can be announced (:meth:`PrologProgram.ahead`) and is then sent while pyab
+judges the last.  The parent's side is the one loop of every route
 (:func:`pyab.referee.protocol.converse`).
 """
 

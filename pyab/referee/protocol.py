@@ -35,7 +35,7 @@ Wire format (one JSON object per line):
 
 pyab's own Prolog child (``--program``) is the one exception: it gets each
 job as Prolog text with the tree in it, answers the program's questions
-there, records them in a store the program cannot reach, and sends the
+there, records them in a store an --untrusted program cannot reach, and sends the
 record with its answer, ``{"asked": [id * 3 + q, ...], "best": ..., "value":
 ...}`` (q the question's place in :data:`QUESTIONS`): one round trip a
 search.  :meth:`Observer.replay` asks the recorded questions in order, so
