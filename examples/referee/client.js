@@ -6,9 +6,10 @@
 //   pyab check --random 200 --exec "node examples/referee/client.js --mutant"
 //
 // A job arrives as one line, {"root": N, "alpha": A, "beta": B} (bounds are
-// numbers or "-inf"/"inf"); the client asks {"moves": N}, {"max_to_move": N},
-// {"staticval": N}, one line each, reads each answer, and ends the search
-// with {"best": N or null, "value": V}.  The search is written as a
+// numbers or "-inf"/"inf"); the client asks {"moves_sides": N} (answered
+// [children, [is MAX to move at each]], which saves asking {"max_to_move": N}
+// of each child) and {"staticval": N}, one line each, reads each answer, and
+// ends the search with {"best": N or null, "value": V}.  The search is written as a
 // generator that yields its questions, so the client never blocks on a read.
 // --mutant flips one comparison (goodenough's val > beta becomes >=).
 "use strict";
@@ -23,8 +24,11 @@ function* ask(question, node) {
   return yield { [question]: node };
 }
 
+const sides = new Map(); // this search's nodes -> MAX to move there, as their parents' moves said
+
 function* alphabeta(pos, alpha, beta) {
-  const posList = yield* ask("moves", pos);
+  const [posList, maxes] = yield* ask("moves_sides", pos);
+  posList.forEach((p, i) => sides.set(p, maxes[i]));
   if (posList.length > 0) return yield* boundedbest(posList, alpha, beta);
   return [null, yield* ask("staticval", pos)];
 }
@@ -37,7 +41,7 @@ function* boundedbest(posList, alpha, beta) {
 
 function* goodenough(posList, alpha, beta, pos, val) {
   if (posList.length === 0) return [pos, val];
-  const isMax = yield* ask("max_to_move", pos);
+  const isMax = sides.has(pos) ? sides.get(pos) : yield* ask("max_to_move", pos);
   const beatsBeta = MUTANT ? val >= beta : val > beta;
   if ((!isMax && beatsBeta) || (isMax && val < alpha)) return [pos, val];
   const [newAlpha, newBeta] = newbounds(alpha, beta, isMax, val);
@@ -82,6 +86,7 @@ process.stdin.on("data", (chunk) => {
     if (!line.trim()) continue;
     const msg = JSON.parse(line);
     if (search === null) {
+      sides.clear(); // another tree: names may mean other nodes
       search = alphabeta(msg.root, bound(msg.alpha), bound(msg.beta));
       step(undefined);
     } else {

@@ -6,8 +6,10 @@
 
 Reads one job per line on standard input, {"root": N, "alpha": A, "beta": B}
 (bounds are numbers or "-inf"/"inf"), asks about nodes on standard output,
-{"moves": N} / {"max_to_move": N} / {"staticval": N}, reads each answer from
-standard input, and ends the search with {"best": N or null, "value": V}.
+{"moves_sides": N} / {"staticval": N}, reads each answer from standard
+input, and ends the search with {"best": N or null, "value": V}.  The
+answer to moves_sides, [children, [is MAX to move at each]], saves asking
+{"max_to_move": N} of every child (a round trip each).
 It uses nothing but the standard library.  --mutant flips one comparison
 (goodenough's ``val > beta`` becomes ``val >= beta``): the referee catches it.
 """
@@ -28,12 +30,18 @@ def bound(x):
     return float(x) if isinstance(x, str) else x  # float("inf"), float("-inf")
 
 
+SIDES = {}  # this search's nodes -> MAX to move there, as their parents' moves said
+
+
 def max_to_move(pos):
-    return ask("max_to_move", pos)
+    if pos not in SIDES:  # only a node whose moves were never asked: the root
+        SIDES[pos] = ask("max_to_move", pos)
+    return SIDES[pos]
 
 
 def alphabeta(pos, alpha, beta):
-    pos_list = ask("moves", pos)
+    pos_list, sides = ask("moves_sides", pos)
+    SIDES.update(zip(pos_list, sides))
     if pos_list:
         return boundedbest(pos_list, alpha, beta)
     return None, ask("staticval", pos)
@@ -74,6 +82,7 @@ def betterof(is_max, pos, val, pos1, val1):
 def main():
     for line in sys.stdin:
         job = json.loads(line)
+        SIDES.clear()  # another tree: names may mean other nodes
         best, value = alphabeta(job["root"], bound(job["alpha"]), bound(job["beta"]))
         sys.stdout.write(json.dumps({"best": best, "value": value}) + "\n")
         sys.stdout.flush()
