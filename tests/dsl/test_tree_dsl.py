@@ -124,16 +124,8 @@ def test_a_wrong_place_is_caught(tmp_path):
 @pytest.mark.slow
 def test_a_100k_node_flat_tree(tmp_path):
     """A 111,111-node flat tree (10-ary, depth 5) is read whole; the time is
-    measured by benchmarks, not here."""
-    lines, level = [], ["n"]
-    for _ in range(5):
-        nxt = []
-        for p in level:
-            kids = [f"{p}_{i}" for i in range(10)]
-            lines.append(f"{p} -> {', '.join(kids)}")
-            nxt += kids
-        level = nxt
-    lines += [f"{leaf} = {i % 97 - 40}" for i, leaf in enumerate(level)]
+    measured by benchmarks (on the same tree), not here."""
+    from benchmarks.tree_dsl import flat_tree
     path = tmp_path / "big.tree"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text(flat_tree(5), encoding="utf-8")
     assert verdicts([path], tmp_path)[0][1:] == ("ok same", "ok same")
