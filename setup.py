@@ -59,5 +59,5 @@ setup(
     ext_modules=[Extension("pyab.dsl._cscan", ["pyab/dsl/_cscan.c"], optional=True,
                            extra_compile_args=["-O2"]),
                  Extension("pyab.prolog._cload", ["pyab/prolog/_cload.c"], optional=True,
-                           extra_compile_args=["-O2"])],
+                           depends=["pyab/prolog/_swi.h"], extra_compile_args=["-O2"])],
 )

@@ -27,10 +27,10 @@
  * from the library it started (bind()), not by linking: the same build works
  * whichever way SWI-Prolog was started in the process (pyab's own start,
  * pyswip's, a saved state), and it builds without SWI-Prolog's headers.  The
- * few prototypes below are SWI-Prolog.h's (9.x: atom_t, functor_t, term_t
+ * few prototypes in _swi.h are SWI-Prolog.h's (9.x: atom_t, functor_t, term_t
  * and fid_t are uintptr_t, module_t a pointer; PL_ASSERTZ is 0; REP_UTF8
  * 0x00100000), the same assumptions pyab/prolog.py's ctypes prototypes make;
- * the comparison in tests/test_fast_paths.py would catch a mismatch.
+ * the comparison in tests/dsl/test_fast_paths.py would catch a mismatch.
  *
  * The caller holds pyab's runtime lock and has given this thread a Prolog
  * engine; load() checks the second.  It answers True, or False when Prolog
@@ -49,60 +49,15 @@
 #include <string.h>
 #include <time.h>
 
-typedef uintptr_t atom_t;
-typedef uintptr_t functor_t;
-typedef uintptr_t term_t;
-typedef uintptr_t fid_t;
-typedef void *module_t;
-typedef void *record_t;
-typedef uintptr_t foreign_t;
+#include "_swi.h"
 
-#define REP_UTF8 0x00100000
-#define PL_ASSERTZ 0x0000
-
-/* The functions used, in the order bind() takes their addresses (functions()
- * gives pyab/prolog.py their names). */
-#define FUNCTIONS(X)                                                     \
-    X(PL_new_atom_mbchars, atom_t, (int, size_t, const char *))          \
-    X(PL_unregister_atom, void, (atom_t))                                \
-    X(PL_register_atom, void, (atom_t))                                  \
-    X(PL_new_functor, functor_t, (atom_t, int))                          \
-    X(PL_new_module, module_t, (atom_t))                                 \
-    X(PL_new_term_refs, term_t, (int))                                   \
-    X(PL_open_foreign_frame, fid_t, (void))                              \
-    X(PL_rewind_foreign_frame, void, (fid_t))                            \
-    X(PL_close_foreign_frame, void, (fid_t))                             \
-    X(PL_put_atom, int, (term_t, atom_t))                                \
-    X(PL_put_int64, int, (term_t, int64_t))                              \
-    X(PL_put_float, int, (term_t, double))                               \
-    X(PL_put_nil, int, (term_t))                                         \
-    X(PL_cons_functor_v, int, (term_t, functor_t, term_t))               \
-    X(PL_cons_list, int, (term_t, term_t, term_t))                       \
-    X(PL_assert, int, (term_t, module_t, int))                           \
-    X(PL_thread_self, int, (void))                                       \
-    X(PL_register_foreign_in_module, int,                                \
-      (const char *, const char *, int, void *, int, ...))               \
-    X(PL_get_atom, int, (term_t, atom_t *))                              \
-    X(PL_get_float, int, (term_t, double *))                             \
-    X(PL_get_arg_sz, int, (size_t, term_t, term_t))                      \
-    X(PL_record, record_t, (term_t))                                     \
-    X(PL_recorded, int, (record_t, term_t))                              \
-    X(PL_erase, void, (record_t))                                        \
-    X(PL_compare, int, (term_t, term_t))                                 \
-    X(PL_unify, int, (term_t, term_t))                                   \
-    X(PL_unify_functor, int, (term_t, functor_t))                        \
-    X(PL_unify_int64, int, (term_t, int64_t))                            \
-    X(PL_raise_exception, int, (term_t))                                 \
-    X(PL_resource_error, int, (const char *))
-
-#define DECLARE(name, ret, params) ret(*name) params;
-static struct { FUNCTIONS(DECLARE) } pl;
+struct swi_api pl;
 #define COUNT(name, ret, params) +1
 enum { NFUNCTIONS = 0 FUNCTIONS(COUNT) };
 #define NAME(name, ret, params) #name,
 static const char *const function_names[] = {FUNCTIONS(NAME)};
 
-static int bound = 0;
+int swi_bound = 0;
 static functor_t f_max, f_min, f_staticval, f_tree;
 
 static PyObject *bind(PyObject *self, PyObject *arg) {
@@ -124,7 +79,7 @@ static PyObject *bind(PyObject *self, PyObject *arg) {
 #define ASSIGN(name, ret, params) pl.name = (ret(*) params)addr[k++];
     FUNCTIONS(ASSIGN)
 #undef ASSIGN
-    bound = 1;
+    swi_bound = 1;
     f_max = f_min = f_staticval = f_tree = 0; /* made at the next load() */
     Py_RETURN_NONE;
 }
@@ -197,7 +152,7 @@ static atom_t atom_of(PyObject *s) {
     return a;
 }
 
-static functor_t functor_of(const char *name, int arity) {
+functor_t functor_of(const char *name, int arity) {
     atom_t a = pl.PL_new_atom_mbchars(REP_UTF8, strlen(name), name);
     return a ? pl.PL_new_functor(a, arity) : 0; /* the atom stays: these names live on */
 }
@@ -329,7 +284,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "UOOOOOp:load", &module, &names, &kids, &values, &sides, &depth,
                           &root_max))
         return NULL;
-    if (!bound) {
+    if (!swi_bound) {
         PyErr_SetString(PyExc_RuntimeError, "pyab.prolog._cload is not bound to SWI-Prolog (bind())");
         return NULL;
     }
@@ -546,7 +501,7 @@ static foreign_t crec_end(void) {
 static PyObject *register_recorder(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
-    if (!bound) {
+    if (!swi_bound) {
         PyErr_SetString(PyExc_RuntimeError, "pyab.prolog._cload is not bound to SWI-Prolog (bind())");
         return NULL;
     }
