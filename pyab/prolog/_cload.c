@@ -536,6 +536,12 @@ static PyObject *register_recorder(PyObject *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* The tree table (_ctable.c). */
+PyObject *table_write(PyObject *self, PyObject *args);
+PyObject *table_check(PyObject *self, PyObject *arg);
+PyObject *table_forget(PyObject *self, PyObject *arg);
+PyObject *register_table(PyObject *self, PyObject *unused);
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_O,
      "bind(addresses)\n\nThe addresses of SWI-Prolog's functions named by functions(), in order."},
@@ -548,6 +554,15 @@ static PyMethodDef methods[] = {
      "load(module, names, kids, values, sides, depth, root_max) -> bool\n\n"
      "Assert the tree's clauses into the existing module; False when Prolog\n"
      "raised (the exception is pending)."},
+    {"table_write", table_write, METH_VARARGS,
+     "table_write(path, names, kids, values, sides, depth, root_max)\n\n"
+     "Write a Tree's table to path (see _ctable.c)."},
+    {"table_check", table_check, METH_O,
+     "table_check(buffer) -> (nodes, flags)\n\nCheck a table; ValueError says what is wrong."},
+    {"table_forget", table_forget, METH_O,
+     "table_forget(path)\n\nMap the table at path afresh at its next use in Prolog."},
+    {"register_table", register_table, METH_NOARGS,
+     "register_table()\n\nDefine pyab_table:kids/3, value/3, side/3 and name/3."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_cload",

@@ -129,7 +129,7 @@ class _Runtime:
         # (then this finds it loaded and returns at once).
         self.call("ensure_loaded", [("atom", str(PROLOG_DIR / "pyab_bridge.pl"))], module="user")
         if _cload is not None:
-            self._register_recorder(_cload)
+            self._register_compiled(_cload)
 
     def _pred(self, name: str, arity: int, module: str) -> int:
         key = (name, arity, module)
@@ -223,13 +223,16 @@ class _Runtime:
                               for name in loader.functions()))
             self._bound = loader
 
-    def _register_recorder(self, loader: Any) -> None:
+    def _register_compiled(self, loader: Any) -> None:
         """Define the compiled recorder of observe.pl's names mode
-        (pyab/_cload.c: ``pyab_observe:'$crec_begin'/2`` ...); without it
-        (no extension, ``PYAB_PURE_PYTHON``) observe.pl records in Prolog."""
+        (pyab/_cload.c: ``pyab_observe:'$crec_begin'/2`` ...) and the tree
+        table's predicates (pyab/_ctable.c: ``pyab_table:kids/3`` ...);
+        without them (no extension, ``PYAB_PURE_PYTHON``) observe.pl records
+        in Prolog and no tree is read from a table."""
         self._attach()
         self._bind(loader)
         loader.register_recorder()
+        loader.register_table()
 
     def load_compiled(self, loader: Any, module: str, tree: Tree) -> None:
         """Load fact tree ``tree`` into ``module`` with the compiled loader
