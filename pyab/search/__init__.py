@@ -46,21 +46,22 @@ class Algorithm(Frozen):
     entry: str = ""            # the entry goal template (Prolog text)
     any_sides: bool = False    # does it ask each node who moves (trees whose sides do not alternate)?
     bound: str = "open"        # how far its root value can be trusted: pyab.result.bound_of
+    value_range: bool = False  # does it read the range of the stored values (staticval/2's facts)?
 
     _fields = (("name", REQUIRED, True, True), ("module", REQUIRED, True, True),
                ("prolog_file", REQUIRED, True, True), ("summary", REQUIRED, True, True),
                ("function", "search", True, True), ("depth_limit", True, True, True),
                ("entry", "", True, True), ("any_sides", False, True, True),
-               ("bound", "open", True, True))
+               ("bound", "open", True, True), ("value_range", False, True, True))
     __match_args__ = ("name", "module", "prolog_file", "summary", "function", "depth_limit",
-                      "entry", "any_sides", "bound")
+                      "entry", "any_sides", "bound", "value_range")
 
     def __init__(self, name: str, module: str, prolog_file: str, summary: str,
                  function: str = "search", depth_limit: bool = True, entry: str = "",
-                 any_sides: bool = False, bound: str = "open") -> None:
+                 any_sides: bool = False, bound: str = "open", value_range: bool = False) -> None:
         self._set(name=name, module=module, prolog_file=prolog_file, summary=summary,
                   function=function, depth_limit=depth_limit, entry=entry, any_sides=any_sides,
-                  bound=bound)
+                  bound=bound, value_range=value_range)
 
 
 #: What a registry row's "bound" may say (pyab.result.bound_of).
@@ -75,7 +76,8 @@ def _read_registry(path: Path) -> dict[str, Algorithm]:
         table[row["name"]] = Algorithm(
             name=row["name"], module=module, prolog_file=row["prolog"], summary=row["summary"],
             function=function or "search", depth_limit=bool(row["depth_limit"]), entry=row["entry"],
-            any_sides=bool(row.get("any_sides", False)), bound=row.get("bound", "open"))
+            any_sides=bool(row.get("any_sides", False)), bound=row.get("bound", "open"),
+            value_range=bool(row.get("value_range", False)))
         if table[row["name"]].bound not in BOUND_KINDS:
             raise ValueError(f"{path}: {row['name']}: bound must be one of {', '.join(BOUND_KINDS)}")
     return table
