@@ -141,8 +141,7 @@ def add_program(p: argparse.ArgumentParser) -> None:
 def user_search(args: argparse.Namespace, tree: Any, log: list | None = None):
     """The Result of the user's program (--program/--python/--exec) on
     ``tree``, or None when none was given."""
-    if (not any(getattr(args, o, None) for o in ("python", "exec", "program"))
-            and getattr(args, "interface", None) in (None, "pyab")):
+    if not _wants_user(args):
         return None  # none given: the referee is not even imported
     from ..referee import open_route
     route = open_route(program=args.program, python=args.python, exec=args.exec,
@@ -227,6 +226,25 @@ def load_tree(path: str, agents: int | None = None):
         from ..trees.randomtrees import with_agents
         tree = with_agents(tree, agents)
     return tree
+
+
+def search_tree(args: argparse.Namespace):
+    """The tree ``pyab solve`` searches: a big file's cached table
+    (pyab.trees.table) when one of pyab's algorithms searches all of it,
+    else :func:`load_tree`.  A table answers as the parsed tree does, but
+    has no staticval/2 facts for an algorithm that reads the range of the
+    stored values, and knows no horizon (a depth limit's)."""
+    from ..search import algorithm
+    if (args.agents or args.depth is not None or _wants_user(args)
+            or algorithm(args.algorithm).value_range):
+        return load_tree(args.file, args.agents)
+    from ..trees.table import load_cached
+    return load_cached(args.file)
+
+
+def _wants_user(args: argparse.Namespace) -> bool:
+    return (any(getattr(args, o, None) for o in ("python", "exec", "program"))
+            or getattr(args, "interface", None) not in (None, "pyab"))
 
 
 def user_trace(args: argparse.Namespace, tree: Any):

@@ -18,7 +18,10 @@ slides' GoodPos), the value (Val), the leaves whose static value was
 read, and the subtrees cut off.  The prolog engine runs the real
 program in SWI-Prolog and observes it; python runs the mirror.  With
 --program/--python/--exec your own implementation searches instead,
-observed by pyab through the questions it asks (pyab docs referee).""",
+observed by pyab through the questions it asks (pyab docs referee).
+A FILE of 1 MiB or more is parsed once: its table is kept in
+~/.cache/pyab/trees and the next solve of the same file maps it
+(PYAB_TREE_CACHE=0 turns that off; pyab docs performance).""",
         epilog="examples:\n  pyab solve examples/slides.tree --alpha 3 --beta 10 --json\n"
                "  pyab solve examples/slides.tree --python examples/referee/slides_alphabeta.py:alphabeta",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -32,7 +35,7 @@ observed by pyab through the questions it asks (pyab docs referee).""",
 
 def run(args: argparse.Namespace) -> int:
     import pyab
-    tree = _common.load_tree(args.file, args.agents)
+    tree = _common.search_tree(args)
     result = _common.user_search(args, tree)  # --program/--python/--exec: yours
     who = result.algorithm if result is not None else None
     if result is None:
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
           f"at {printable(tree.root)}")
     if result.best is not None:
         best = printable(result.best)
-    elif tree.is_leaf(tree.root):
+    elif not tree.kids_of(tree.root_node):
         best = "(none: the root is a leaf)"
     else:
         best = "(none: no move reached the window)"

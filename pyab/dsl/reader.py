@@ -309,19 +309,32 @@ def load(path: str | Path) -> Tree:
     if str(path) == "-":
         import sys
         return parse(sys.stdin.read(), "<stdin>")
-    p = Path(path)
+    return parse(decode(read_bytes(path), str(path)), str(path))
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a tree file.
+
+    :raises DSLError: naming the file when it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as err:
+        raise DSLError(f"cannot read: {err.strerror}", str(path), 0, 0, []) from None
+
+
+def decode(data: bytes, source: str) -> str:
+    """A tree file's text from its bytes (UTF-8).
+
+    :raises DSLError: naming ``source`` when they are not UTF-8."""
     try:
         # A BOM (Windows editors) is not part of the tree.  Decode the bytes at
         # once: read_text() silently drops a file that is only part of a BOM.
-        text = p.read_bytes().decode("utf-8-sig")
-        # Universal newlines, as read_text() had them: a lone \r (old Mac
-        # files) ends a line, so error places match what editors show.
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise DSLError(f"not UTF-8 text ({err.reason} at byte {err.start})", str(path), 0, 0, []) from None
-    except OSError as err:
-        raise DSLError(f"cannot read: {err.strerror}", str(path), 0, 0, []) from None
-    return parse(text, str(path))
+        raise DSLError(f"not UTF-8 text ({err.reason} at byte {err.start})", source, 0, 0, []) from None
+    # Universal newlines, as read_text() had them: a lone \r (old Mac
+    # files) ends a line, so error places match what editors show.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _marks(tree: Tree) -> list[str]:
