@@ -96,8 +96,9 @@ $(VENV)/.bench: pyproject.toml
 # `[library(pyab/alphabeta)]` loads the slides' program after pack_install;
 # the example trees under prolog/pyab/examples/ (library(pyab/examples/slides));
 # the plunit files that run outside a checkout under prolog/pyab/tests/, run by
-# `?- use_module(library(pyab/pyab_test)), pyab_test.`  The bridge and the
-# referee's child are pyab's own and stay out.  tests/test_package.py installs
+# `?- use_module(library(pyab/pyab_test)), pyab_test.`  The bridge, the
+# referee's child and trees/table.pl (it reads pyab's C extension) are
+# pyab's own and stay out.  tests/test_package.py installs
 # the pack in a throwaway pack folder; docs/prolog.md is its manual.
 PACK_DIR ?= build/pack/pyab
 PACK_TESTS := alphabeta.plt variants.plt tree_dsl.plt   # as setup.py's INSTALLED_TESTS
@@ -105,7 +106,7 @@ pack:
 	@rm -rf $(PACK_DIR) && mkdir -p $(PACK_DIR)/prolog/pyab/examples $(PACK_DIR)/prolog/pyab/tests
 	cp pack.pl $(PACK_DIR)/
 	cd prolog && find . -name '*.pl' ! -name 'pyab_bridge.pl' ! -path './bridge/*' \
-	  ! -path './tests/*' ! -path './referee/*' -exec cp --parents {} $(abspath $(PACK_DIR))/prolog/pyab/ \;
+	  ! -path './tests/*' ! -path './referee/*' ! -path './trees/table.pl' -exec cp --parents {} $(abspath $(PACK_DIR))/prolog/pyab/ \;
 	cp $(addprefix prolog/tests/,$(PACK_TESTS)) $(PACK_DIR)/prolog/pyab/tests/
 	cp examples/*.pl examples/*.tree $(PACK_DIR)/prolog/pyab/examples/
 	cp -r examples/courses $(PACK_DIR)/prolog/pyab/examples/

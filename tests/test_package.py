@@ -214,6 +214,9 @@ def test_the_swi_prolog_pack_installs_and_answers(tmp_path):
     installed = swipl("-q", "-g", goal)
     assert installed.returncode == 0, installed.stderr
     assert (packs / "pyab" / "prolog" / "pyab" / "alphabeta.pl").is_file()
+    # pyab's own: the bridge, the referee's child, the table rules over the C extension
+    for own in ("pyab_bridge.pl", "referee", "trees/table.pl", "bridge"):
+        assert not (packs / "pyab" / "prolog" / "pyab" / own).exists(), own
     attach = f"attach_packs('{packs}', [replace(true)])"
 
     # SWI-Prolog's own listing reads every installed pack's metadata
