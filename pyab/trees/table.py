@@ -190,7 +190,7 @@ def load_cached(path: str | Path, *, min_bytes: int = MIN_BYTES) -> Any:
             os.utime(table)  # used last: kept longest
             return found
         except (OSError, ValueError):
-            table.unlink(missing_ok=True)  # damaged: made again below
+            _remove(table)  # damaged: made again below
     tree = parse(decode(data, str(path)), str(path))
     _write(loader, tree, table)
     return tree
@@ -213,14 +213,21 @@ def _write(loader: Any, tree: Tree, table: Path) -> None:
                            tree.depth, tree.root_side == "max")
         os.replace(tmp, table)
     except (OSError, ValueError):
-        tmp.unlink(missing_ok=True)
+        _remove(tmp)
         return
     tables = sorted(table.parent.glob("*.table"), key=_mtime, reverse=True)
     for old in tables[KEEP:]:
-        old.unlink(missing_ok=True)
+        _remove(old)
     for left in table.parent.glob("*.tmp"):  # a writer that was stopped
         if _mtime(left) < time.time() - 3600:
-            left.unlink(missing_ok=True)
+            _remove(left)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass  # another process's, or a cache we cannot write: not ours to fail on
 
 
 def _mtime(p: Path) -> float:

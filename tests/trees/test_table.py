@@ -218,6 +218,15 @@ def test_the_cache_keeps_the_tables_used_last(tmp_path, cache, monkeypatch):
     assert sorted(cache.glob("*.table")) == sorted([made[0], made[2]])
 
 
+def test_a_cache_that_cannot_be_written_is_no_error(tmp_path, monkeypatch):
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    path = _big_file(tmp_path)
+    assert isinstance(load_cached(path, min_bytes=0), pyab.Tree)
+    assert isinstance(load_cached(path, min_bytes=0), pyab.Tree)
+
+
 def test_a_value_no_table_holds_leaves_no_table(tmp_path, cache):
     path = tmp_path / "wide.tree"
     path.write_text("a(b=100000000000000000000, c=1)", encoding="utf-8")
@@ -236,16 +245,20 @@ def test_pyab_solve_answers_the_same_from_the_table(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop(tables.ENV, None)
 
-    def solve(*extra: str) -> dict:
-        out = subprocess.run([sys.executable, "-m", "pyab", "solve", str(path), "--json", *extra],
+    def run(*extra: str) -> str:
+        out = subprocess.run([sys.executable, "-m", "pyab", "solve", str(path), *extra],
                              capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
         assert out.returncode == 0, out.stderr
-        return json.loads(out.stdout)
+        return out.stdout
 
-    first = solve()
+    def solve(*extra: str) -> dict:
+        return json.loads(run("--json", *extra))
+
+    first, text = solve(), run("--full")
     (table,) = (tmp_path / "cache" / "pyab" / "trees").glob("*.table")
     stamp = table.stat().st_mtime_ns
     assert solve() == first
+    assert run("--full") == text and "best move    n" in text
     assert solve("--engine", "python") == {**first, "engine": "python"}
     assert table.stat().st_mtime_ns >= stamp
     table.unlink()
