@@ -498,17 +498,36 @@ static foreign_t crec_end(void) {
     return 1;
 }
 
-static PyObject *register_recorder(PyObject *self, PyObject *unused) {
-    (void)self;
-    (void)unused;
+int define_foreign(const char *module, const Foreign *preds, size_t n) {
     if (!swi_bound) {
         PyErr_SetString(PyExc_RuntimeError, "pyab.prolog._cload is not bound to SWI-Prolog (bind())");
-        return NULL;
+        return 0;
     }
     if (pl.PL_thread_self() == -1) {
         PyErr_SetString(PyExc_RuntimeError, "this thread has no SWI-Prolog engine");
-        return NULL;
+        return 0;
     }
+    for (size_t i = 0; i < n; i++)
+        if (!pl.PL_register_foreign_in_module(module, preds[i].name, preds[i].arity, preds[i].f, 0)) {
+            PyErr_Format(PyExc_RuntimeError, "SWI-Prolog refused %s:%s/%d", module, preds[i].name,
+                         preds[i].arity);
+            return 0;
+        }
+    return 1;
+}
+
+static PyObject *register_recorder(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    static const Foreign preds[] = {
+        {"$crec_begin", 2, (void *)crec_begin},
+        {"$crec_moves", 1, (void *)crec_moves},
+        {"$crec_staticval", 1, (void *)crec_staticval},
+        {"$crec_store", 2, (void *)crec_store},
+        {"$crec_end", 0, (void *)crec_end},
+    };
+    if (!define_foreign("pyab_observe", preds, sizeof preds / sizeof preds[0])) return NULL;
+    /* after: define_foreign() checked that this thread may make atoms */
     if (!a_events) {
         a_tle = pl.PL_new_atom_mbchars(REP_UTF8, 19, "time_limit_exceeded");
         a_events = pl.PL_new_atom_mbchars(REP_UTF8, 6, "events");
@@ -519,20 +538,6 @@ static PyObject *register_recorder(PyObject *self, PyObject *unused) {
             return PyErr_NoMemory();
         }
     }
-    static const struct { const char *name; int arity; void *f; } preds[] = {
-        {"$crec_begin", 2, (void *)crec_begin},
-        {"$crec_moves", 1, (void *)crec_moves},
-        {"$crec_staticval", 1, (void *)crec_staticval},
-        {"$crec_store", 2, (void *)crec_store},
-        {"$crec_end", 0, (void *)crec_end},
-    };
-    for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
-        if (!pl.PL_register_foreign_in_module("pyab_observe", preds[i].name, preds[i].arity,
-                                              preds[i].f, 0)) {
-            PyErr_Format(PyExc_RuntimeError, "SWI-Prolog refused pyab_observe:%s/%d",
-                         preds[i].name, preds[i].arity);
-            return NULL;
-        }
     Py_RETURN_NONE;
 }
 

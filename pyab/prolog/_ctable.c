@@ -477,10 +477,12 @@ PyObject *table_forget(PyObject *self, PyObject *arg) {
 PyObject *register_table(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
-    if (!swi_bound) {
-        PyErr_SetString(PyExc_RuntimeError, "pyab.prolog._cload is not bound to SWI-Prolog (bind())");
-        return NULL;
-    }
+    static const Foreign preds[] = {
+        {"kids", 3, (void *)kids3}, {"value", 3, (void *)value3},
+        {"side", 3, (void *)side3}, {"name", 3, (void *)name3},
+    };
+    if (!define_foreign("pyab_table", preds, sizeof preds / sizeof preds[0])) return NULL;
+    /* after: define_foreign() checked that this thread may make atoms */
     if (!f_error) {
         a_max = pl.PL_new_atom_mbchars(REP_UTF8, 3, "max");
         a_min = pl.PL_new_atom_mbchars(REP_UTF8, 3, "min");
@@ -490,14 +492,5 @@ PyObject *register_table(PyObject *self, PyObject *unused) {
             return PyErr_NoMemory();
         }
     }
-    static const struct { const char *name; void *f; } preds[] = {
-        {"kids", (void *)kids3}, {"value", (void *)value3},
-        {"side", (void *)side3}, {"name", (void *)name3},
-    };
-    for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
-        if (!pl.PL_register_foreign_in_module("pyab_table", preds[i].name, 3, preds[i].f, 0)) {
-            PyErr_Format(PyExc_RuntimeError, "SWI-Prolog refused pyab_table:%s/3", preds[i].name);
-            return NULL;
-        }
     Py_RETURN_NONE;
 }

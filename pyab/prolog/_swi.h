@@ -68,4 +68,10 @@ extern int swi_bound;
 /* The functor name/arity (its atom stays: these names live on), or 0. */
 functor_t functor_of(const char *name, int arity);
 
+/* Foreign predicates to define, and the one place that defines them: 1, or
+ * 0 with a Python error set (not bound, no engine in this thread, or
+ * SWI-Prolog refused one).  Needs Python.h before this header. */
+typedef struct { const char *name; int arity; void *f; } Foreign;
+int define_foreign(const char *module, const Foreign *preds, size_t n);
+
 #endif
