@@ -121,10 +121,23 @@ def solve(
     (:meth:`pyab.prolog.Engine.solve`).
     """
     from .api import expect_tree
-    from .tree import check_window
     expect_tree(tree, "pyab.solve")
+    _check(tree, algorithm, alpha, beta, depth, timeout)
+    return _run(tree, engine, algorithm, alpha, beta, depth=depth, timeout=timeout, program=program,
+                names=names, eager=eager, once=once)
+
+
+def _check(tree: AnyTree, algorithm: str, alpha: Number, beta: Number, depth: int | None,
+           timeout: float | None) -> None:
+    from .tree import check_window
     check_search(tree, algorithm, alpha, beta, depth=depth, timeout=timeout)
     check_window(tree, alpha, beta)  # both engines refuse what they would compare differently
+
+
+def _run(tree: AnyTree, engine: str, algorithm: str, alpha: Number, beta: Number, *,
+         depth: int | None, timeout: float | None = None, program: str | None = None,
+         names: bool = True, eager: bool = False, once: bool = False) -> Result:
+    """:func:`solve` on arguments :func:`_check` has taken."""
     if engine == "prolog":
         from . import prolog
         result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
@@ -269,9 +282,12 @@ def both(tree: AnyTree, algorithm: str = "bratko", alpha: Number = -math.inf,
     """The same search in SWI-Prolog and in the mirror, compared: the one
     place ``check``, ``variants`` and ``experiment`` do it.  With
     ``names=False`` (implicit trees) the counts are compared."""
-    prolog = solve(tree, "prolog", algorithm, alpha, beta, depth=depth, names=names, eager=True,
-                   once=True, **prolog_kw)  # every list is compared; a small tree in one call
-    python = solve(tree, "python", algorithm, alpha, beta, depth=depth, names=names)
+    from .api import expect_tree
+    expect_tree(tree, "pyab.solve")
+    _check(tree, algorithm, alpha, beta, depth, prolog_kw.get("timeout"))  # once for both
+    prolog = _run(tree, "prolog", algorithm, alpha, beta, depth=depth, names=names, eager=True,
+                  once=True, **prolog_kw)  # every list is compared; a small tree in one call
+    python = _run(tree, "python", algorithm, alpha, beta, depth=depth, names=names)
     diff = differences(prolog, python) if names else count_differences(prolog, python)
     return Pair(prolog, python, diff)
 
