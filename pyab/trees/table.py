@@ -73,7 +73,7 @@ class TableTree:
         n, self._flags = loader.table_check(self._map)
         loader.table_forget(self.path)  # SWI-Prolog maps what was read here
         view = memoryview(self._map)
-        at = _layout(n, len(self._map))
+        at = _layout(n)
         self._n = n
         self._start = view[at[0]:at[0] + 4 * (n + 1)].cast("I")
         self._kids = view[at[1]:at[1] + 4 * (n - 1)].cast("I")
@@ -141,7 +141,11 @@ class TableTree:
         return None  # pragma: no cover - the flag is checked against the nodes
 
     def _id_of(self, name: str) -> int:
-        return next(i for i in range(self._n) if self.name_of(i) == name)
+        """A node by name: a walk over the table (only error messages ask)."""
+        found = next((i for i in range(self._n) if self.name_of(i) == name), None)
+        if found is None:
+            raise KeyError(f"no node named {name!r} in this tree")
+        return found
 
     def side(self, name: str) -> str:
         return "max" if self.is_max(self._id_of(name)) else "min"
@@ -156,7 +160,7 @@ class TableTree:
         return str(RULES), f"table_file({quote(self.path)}).\n"
 
 
-def _layout(n: int, size: int) -> list[int]:
+def _layout(n: int) -> list[int]:
     """Where each array starts (as _ctable.c's layout(); checked there)."""
     def up8(x: int) -> int:
         return (x + 7) & ~7
@@ -187,10 +191,14 @@ def load_cached(path: str | Path, *, min_bytes: int = MIN_BYTES) -> Any:
     if table.exists():
         try:
             found = TableTree(table, str(path))
-            os.utime(table)  # used last: kept longest
-            return found
         except (OSError, ValueError):
             _remove(table)  # damaged: made again below
+        else:
+            try:
+                os.utime(table)  # used last: kept longest
+            except OSError:
+                pass  # a cache we may read but not write
+            return found
     tree = parse(decode(data, str(path)), str(path))
     _write(loader, tree, table)
     return tree

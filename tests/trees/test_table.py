@@ -111,7 +111,7 @@ def test_the_value_range_algorithms_are_why_the_registry_row_exists(tmp_path):
 def _damaged(good: bytes, how: str) -> bytes:
     b = bytearray(good)
     n = struct.unpack_from("Q", b, 16)[0]
-    at = tables._layout(n, len(b))
+    at = tables._layout(n)
     if how == "truncated":
         return bytes(b[:-1])
     if how == "magic":
