@@ -148,7 +148,11 @@ static const char *table_read(const void *p, uint64_t len, Table *T) {
         } else if ((kind & 3) == K_INT && !exact_in_float(T->value[i])) {
             flags |= F_WIDE;
         }
-        if (T->name_at[i + 1] <= T->name_at[i]) { why = "an empty or misplaced name"; break; }
+        if (T->name_at[i + 1] < T->name_at[i] ||
+            !utf8_ok((const unsigned char *)T->names + T->name_at[i], T->name_at[i + 1] - T->name_at[i])) {
+            why = "a misplaced name, or one that is not UTF-8";
+            break;
+        }
         for (uint32_t j = s; j < e; j++) {
             uint32_t k = T->kids[j];
             if (k <= i || k >= n || parent_seen[k]) { why = "a child out of tree order or with two parents"; break; }
@@ -160,7 +164,6 @@ static const char *table_read(const void *p, uint64_t len, Table *T) {
     free(parent_seen);
     if (why) return why;
     if (flags != h->flags) return "its flags do not match its nodes";
-    if (!utf8_ok((const unsigned char *)T->names, h->name_bytes)) return "a name that is not UTF-8";
     return NULL;
 }
 

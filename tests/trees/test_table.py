@@ -61,6 +61,7 @@ SAMPLES = [
     "'ä ß'(x(y=1, 'z\\'q'=2), w=9007199254740993)",           # names to quote; an int beyond 2**53
     "r=4",                                                   # a root that is a leaf
     "a = 4(b = 7(c=1), d=2)",                                # a value on an inner node
+    "a(''=1, b=2)",                                          # an empty name
 ]
 
 
@@ -134,13 +135,18 @@ def _damaged(good: bytes, how: str) -> bytes:
         struct.pack_into("I", b, at[2] + 4 * (n - 1), 7)
     elif how == "bad UTF-8":
         b[at[6]] = 0xFF
+    elif how == "UTF-8 split across names":  # "é" is C3 A9: the first name ends in C3
+        name_at = struct.unpack_from("QQ", b, at[5] + 8)
+        b[at[6] + name_at[0] - 1] = 0xC3
+        b[at[6] + name_at[0]] = 0xA9
     elif how == "kind":
         b[at[3]] = 3
     return bytes(b)
 
 
 DAMAGE = ["truncated", "magic", "flags", "child before its parent", "two parents",
-          "leaf without a value", "not finite", "wrong depth", "bad UTF-8", "kind"]
+          "leaf without a value", "not finite", "wrong depth", "bad UTF-8",
+          "UTF-8 split across names", "kind"]
 
 
 @pytest.mark.parametrize("how", DAMAGE)
