@@ -17,7 +17,7 @@ Every table is checked in full (sizes, tree order, one parent each,
 depths, values, flags, UTF-8 names) before it is read, in Python and again
 when SWI-Prolog maps it; a table that fails is made again from the text.
 Only files of at least :data:`MIN_BYTES` are cached, and the
-:data:`KEEP` tables used last are kept.  ``PYAB_TREE_CACHE=0`` in the
+:data:`KEEP` tables used last are kept, up to :data:`KEEP_BYTES` in all.  ``PYAB_TREE_CACHE=0`` in the
 environment turns the cache off; so does a missing compiled extension.
 """
 
@@ -33,14 +33,16 @@ from typing import Any, Sequence
 from ..resources import compiled, prolog_dir
 from ..tree import Number, Tree
 
-__all__ = ["ENV", "KEEP", "MIN_BYTES", "TableTree", "load_cached", "table_dir"]
+__all__ = ["ENV", "KEEP", "KEEP_BYTES", "MIN_BYTES", "TableTree", "load_cached", "table_dir"]
 
 #: Set to 0 to parse every file afresh.
 ENV = "PYAB_TREE_CACHE"
 #: Files smaller than this parse faster than a table pays for itself.
 MIN_BYTES = 1 << 20
-#: How many tables the cache keeps (the ones used last).
+#: How many tables the cache keeps (the ones used last), and how many bytes
+#: at most (the table just written is kept whatever its size).
 KEEP = 8
+KEEP_BYTES = 1 << 30
 
 RULES = prolog_dir() / "trees" / "table.pl"
 _F_ALTERNATING, _F_FLOATS, _F_WIDE = 1, 2, 4
@@ -223,9 +225,12 @@ def _write(loader: Any, tree: Tree, table: Path) -> None:
     except (OSError, ValueError):
         _remove(tmp)
         return
-    tables = sorted(table.parent.glob("*.table"), key=_mtime, reverse=True)
-    for old in tables[KEEP:]:
-        _remove(old)
+    kept = total = 0
+    for old in sorted(table.parent.glob("*.table"), key=_mtime, reverse=True):
+        total += _bytes(old)
+        kept += 1
+        if kept > KEEP or (kept > 1 and total > KEEP_BYTES):
+            _remove(old)
     for left in table.parent.glob("*.tmp"):  # a writer that was stopped
         if _mtime(left) < time.time() - 3600:
             _remove(left)
@@ -236,6 +241,13 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
     except OSError:
         pass  # another process's, or a cache we cannot write: not ours to fail on
+
+
+def _bytes(p: Path) -> int:
+    try:
+        return p.stat().st_size
+    except OSError:
+        return 0
 
 
 def _mtime(p: Path) -> float:

@@ -224,6 +224,23 @@ def test_the_cache_keeps_the_tables_used_last(tmp_path, cache, monkeypatch):
     assert sorted(cache.glob("*.table")) == sorted([made[0], made[2]])
 
 
+def test_the_cache_keeps_no_more_than_its_bytes_but_always_the_newest(tmp_path, cache, monkeypatch):
+    paths = []
+    for i in range(3):
+        p = tmp_path / f"t{i}.tree"
+        p.write_text(f"a(b={i}, c=1)", encoding="utf-8")
+        paths.append(p)
+    load_cached(paths[0], min_bytes=0)
+    (first,) = cache.glob("*.table")
+    monkeypatch.setattr(tables, "KEEP_BYTES", first.stat().st_size)  # room for one
+    os.utime(first, (1000, 1000))
+    load_cached(paths[1], min_bytes=0)
+    assert len(list(cache.glob("*.table"))) == 1 and not first.exists()
+    monkeypatch.setattr(tables, "KEEP_BYTES", 1)  # room for none: the newest stays
+    load_cached(paths[2], min_bytes=0)
+    assert len(list(cache.glob("*.table"))) == 1
+
+
 def test_a_cache_that_cannot_be_written_is_no_error(tmp_path, monkeypatch):
     blocked = tmp_path / "a file, not a folder"
     blocked.write_text("", encoding="utf-8")
