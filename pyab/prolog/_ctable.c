@@ -401,66 +401,43 @@ static int64_t node_of(const Table *T, term_t t) {
     return pl.PL_get_int64(t, &i) && i >= 0 && (uint64_t)i < T->n ? i : -1;
 }
 
-static foreign_t kids3(term_t ft, term_t pt, term_t out) {
-    const Table *T = table_of(ft);
-    if (!T) return 0;
-    int64_t i = node_of(T, pt);
-    int ok = 0;
-    if (i >= 0 && T->start[i + 1] > T->start[i]) {
-        term_t l = pl.PL_new_term_refs(2);
-        ok = l && pl.PL_put_nil(l);
-        for (uint32_t j = T->start[i + 1]; ok && j-- > T->start[i];)
-            ok = pl.PL_put_int64(l + 1, T->kids[j]) && pl.PL_cons_list(l, l + 1, l);
-        ok = ok && pl.PL_unify(out, l);
-    }
-    pthread_mutex_unlock(&open_lock);
-    return ok;
-}
+/* Unify out with what `what` asks of node pt in table ft (its children,
+ * value, side or name); fails where the node has none, or pt is no node. */
+enum { A_KIDS, A_VALUE, A_SIDE, A_NAME };
 
-static foreign_t value3(term_t ft, term_t pt, term_t out) {
+static foreign_t answer(term_t ft, term_t pt, term_t out, int what) {
     const Table *T = table_of(ft);
     if (!T) return 0;
     int64_t i = node_of(T, pt);
     int ok = 0;
-    if (i >= 0 && (T->kind[i] & 3) == K_INT) {
-        ok = pl.PL_unify_int64(out, T->value[i]);
-    } else if (i >= 0 && (T->kind[i] & 3) == K_FLOAT) {
+    term_t t = i >= 0 ? pl.PL_new_term_refs(2) : 0;
+    if (!t) {
+    } else if (what == A_KIDS) {
+        ok = T->start[i + 1] > T->start[i] && pl.PL_put_nil(t);
+        for (uint32_t j = T->start[i + 1]; ok && j-- > T->start[i];)
+            ok = pl.PL_put_int64(t + 1, T->kids[j]) && pl.PL_cons_list(t, t + 1, t);
+    } else if (what == A_VALUE) {
         double d;
         memcpy(&d, &T->value[i], sizeof d);
-        ok = pl.PL_unify_float(out, d);
-    }
-    pthread_mutex_unlock(&open_lock);
-    return ok;
-}
-
-static foreign_t side3(term_t ft, term_t pt, term_t out) {
-    const Table *T = table_of(ft);
-    if (!T) return 0;
-    int64_t i = node_of(T, pt);
-    int ok = 0;
-    if (i >= 0) {
-        term_t a = pl.PL_new_term_refs(1);
-        ok = a && pl.PL_put_atom(a, T->kind[i] & K_MAX ? a_max : a_min) && pl.PL_unify(out, a);
-    }
-    pthread_mutex_unlock(&open_lock);
-    return ok;
-}
-
-static foreign_t name3(term_t ft, term_t pt, term_t out) {
-    const Table *T = table_of(ft);
-    if (!T) return 0;
-    int64_t i = node_of(T, pt);
-    int ok = 0;
-    if (i >= 0) {
+        ok = (T->kind[i] & 3) == K_INT ? pl.PL_put_int64(t, T->value[i])
+             : (T->kind[i] & 3) == K_FLOAT && pl.PL_put_float(t, d);
+    } else if (what == A_SIDE) {
+        ok = pl.PL_put_atom(t, T->kind[i] & K_MAX ? a_max : a_min);
+    } else {
         atom_t a = pl.PL_new_atom_mbchars(REP_UTF8, (size_t)(T->name_at[i + 1] - T->name_at[i]),
                                           T->names + T->name_at[i]);
-        term_t t = pl.PL_new_term_refs(1);
-        ok = a && t && pl.PL_put_atom(t, a) && pl.PL_unify(out, t);
+        ok = a && pl.PL_put_atom(t, a);
         if (a) pl.PL_unregister_atom(a); /* the term holds it now */
     }
+    ok = ok && pl.PL_unify(out, t);
     pthread_mutex_unlock(&open_lock);
     return ok;
 }
+
+static foreign_t kids3(term_t ft, term_t pt, term_t out) { return answer(ft, pt, out, A_KIDS); }
+static foreign_t value3(term_t ft, term_t pt, term_t out) { return answer(ft, pt, out, A_VALUE); }
+static foreign_t side3(term_t ft, term_t pt, term_t out) { return answer(ft, pt, out, A_SIDE); }
+static foreign_t name3(term_t ft, term_t pt, term_t out) { return answer(ft, pt, out, A_NAME); }
 
 /* table_forget(path): the file at path was (re)read by Python; the next
  * search maps it afresh instead of answering from an earlier mapping. */

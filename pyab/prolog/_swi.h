@@ -54,7 +54,6 @@ typedef uintptr_t foreign_t;
     X(PL_raise_exception, int, (term_t))                                 \
     X(PL_resource_error, int, (const char *))                            \
     X(PL_get_int64, int, (term_t, int64_t *))                            \
-    X(PL_unify_float, int, (term_t, double))                             \
     X(PL_atom_mbchars, int, (atom_t, size_t *, const char **, unsigned)) 
 
 #define DECLARE(name, ret, params) ret(*name) params;
