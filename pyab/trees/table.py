@@ -23,8 +23,6 @@ environment turns the cache off; so does a missing compiled extension.
 
 from __future__ import annotations
 
-import hashlib
-import mmap
 import os
 import time
 from pathlib import Path
@@ -44,7 +42,6 @@ MIN_BYTES = 1 << 20
 KEEP = 8
 KEEP_BYTES = 1 << 30
 
-RULES = prolog_dir() / "trees" / "table.pl"
 _F_ALTERNATING, _F_FLOATS, _F_WIDE = 1, 2, 4
 _K_INT, _K_FLOAT, _K_MAX = 1, 2, 4
 
@@ -70,6 +67,7 @@ class TableTree:
         if loader is None:
             raise ValueError("reading a tree table needs pyab's compiled extension")
         self.path, self.source = str(path), source
+        import mmap
         with open(path, "rb") as f:
             self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         n, self._flags = loader.table_check(self._map)
@@ -159,7 +157,7 @@ class TableTree:
     def prolog_source(self) -> tuple[str, str]:
         """(rules file, parameter facts) for the bridge's ``load_rules``."""
         from ..dsl.quoted import quote
-        return str(RULES), f"table_file({quote(self.path)}).\n"
+        return str(prolog_dir() / "trees" / "table.pl"), f"table_file({quote(self.path)}).\n"
 
 
 def _layout(n: int) -> list[int]:
@@ -188,6 +186,7 @@ def load_cached(path: str | Path, *, min_bytes: int = MIN_BYTES) -> Any:
     if (loader is None or os.environ.get(ENV, "1") == "0" or str(path) == "-"
             or str(path).endswith(".pl") or _size(path) < min_bytes):
         return load(path)
+    import hashlib  # here: a small file's solve does not load OpenSSL
     data = read_bytes(path)
     table = table_dir() / f"{hashlib.sha256(data).hexdigest()}.table"
     if table.exists():
