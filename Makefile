@@ -68,10 +68,15 @@ $(STAMP): pyproject.toml setup.py pyab/dsl/_cscan.c pyab/prolog/_cload.c pyab/pr
 hooks:
 	git config core.hooksPath tools/hooks
 
-# ruff (pyflakes, pycodestyle) and mypy, configured in pyproject.toml.
+# ruff (pyflakes, pycodestyle) and mypy, configured in pyproject.toml; the
+# HTML pages' scripts (pyab/render/assets/) checked by Node.js, which the
+# chromium target installs (skipped with a warning where it is missing).
 lint:
 	$(BIN)/ruff check pyab tests benchmarks tools examples
 	$(BIN)/mypy
+	@if command -v node >/dev/null; then for f in pyab/render/assets/*.js tests/js/*.js; do \
+	  node --check $$f || exit 1; done; echo "node --check: pyab/render/assets/*.js tests/js/*.js"; \
+	else echo "warning: node is missing; the pages' scripts were not checked"; fi
 
 pytest:
 	$(BIN)/python -m pytest
