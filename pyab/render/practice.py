@@ -71,7 +71,8 @@ seed <input id="seed" type="number" value="{'' if seed is None else int(seed)}">
 <p id="round"></p>
 <p>Give the value each inner node returns, the window (alpha, beta) the marked nodes are called with,
 and tick the nodes alpha-beta never searches (or click them in the picture). A node inside a cut-off
-subtree is never searched too, so ticking it is right.</p>
+subtree is never searched too, so ticking it is right. Each value, window and cut-off subtree is worth
+a point; ticking a node that is searched costs one.</p>
 <div id="board">
 <svg id="tree" xmlns="http://www.w3.org/2000/svg"></svg>
 <table><thead><tr><th>node</th><th>value</th><th>alpha</th><th>beta</th><th>never searched</th><th></th></tr></thead>

@@ -185,7 +185,7 @@
       g.appendChild(el("text", {x: n.kids.length ? R + 8 : 0, y: n.kids.length ? 6 : low,
                                 "text-anchor": n.kids.length ? "start" : "middle"}, n.name));
       if (checked && round.marks[n.name]) {
-        g.appendChild(el("text", {x: -R - 8, y: -R, "text-anchor": "end", "class": "val"}, round.marks[n.name]));
+        g.appendChild(el("text", {x: -R - 8, y: -R, "text-anchor": "end", "class": "val mark"}, round.marks[n.name]));
       }
       g.addEventListener("click", function () { pick(n.name); });
       svg.appendChild(g);
@@ -260,9 +260,13 @@
     const run = round.run, grades = [], answers = {values: {}, windows: {}, never: [...round.picks]};
     const get = function (sel) { const e = document.querySelector(sel); return e ? e.value : ""; };
     const q = function (name) { return '[data-node="' + CSS.escape(name) + '"]'; };
+    // Points: one for each value, window and cut-off subtree asked about (the
+    // round's maximum, fixed by the tree); a pick is worth nothing when right
+    // (its subtree's point counts it) and costs one when wrong.
     const grade = function (kind, node, ok, why) {
-      grades.push({kind: kind, node: node, right: ok, why: why});
-      round.marks[node] = ok ? "\u2713" : (round.marks[node] === "\u2713" ? "\u2713" : "\u2717");
+      const scored = kind !== "pick";
+      grades.push({kind: kind, node: node, right: ok, why: why,
+                   points: ok ? (scored ? 1 : 0) : (scored ? 0 : -1), max: scored ? 1 : 0});
     };
     round.asked.values.forEach(function (name) {
       const given = parse(get("input.val" + q(name))), want = run.values[name];
@@ -307,21 +311,31 @@
       if (inside.some(function (n) { return round.picks.has(n); })) {
         grade("cut", root, true, "the subtree of " + root + " is cut off: " + run.cuts[root] + ".");
       } else {
-        grade("cut", root, false, "missed: the subtree of " + root + " is never searched: " + run.cuts[root] + ".");
-        round.marks[root] = "?";
+        grade("cut", root, false, "the subtree of " + root + " is never searched: " + run.cuts[root] + ".");
       }
+    });
+    // One mark a node, from all its grades, for the picture, the table and the
+    // list alike: ? a cut-off subtree missed, else a cross if any answer is
+    // wrong, a tick only if every answer is right.
+    grades.forEach(function (g) {
+      const sign = g.kind === "cut" && !g.right ? "?" : g.right ? "\u2713" : "\u2717";
+      const had = round.marks[g.node];
+      if (had === undefined || had === "\u2713" || sign === "?") round.marks[g.node] = sign;
     });
     round.grades = grades;
     round.answers = answers;
-    const ok = grades.filter(function (g) { return g.right; }).length;
-    total += grades.length; right += ok;
-    $("score").textContent = "This round " + ok + " of " + grades.length + "; in all " + right + " of " + total + ".";
+    const got = grades.reduce(function (t, g) { return t + g.points; }, 0);
+    const max = grades.reduce(function (t, g) { return t + g.max; }, 0);
+    round.score = [Math.max(0, got), max];
+    total += max; right += round.score[0];
+    $("score").textContent = "This round " + round.score[0] + " of " + max + "; in all " + right + " of " + total + ".";
     const list = $("why");
     list.textContent = "";
     grades.forEach(function (g) {
-      const li = document.createElement("li");
+      const li = document.createElement("li"), missed = g.kind === "cut" && !g.right;
       li.className = g.right ? "right" : "wrong";
-      li.textContent = (g.right ? "\u2713 right: " : "\u2717 wrong: ") + g.why;
+      li.setAttribute("data-node", g.node);
+      li.textContent = (missed ? "? missed: " : g.right ? "\u2713 right: " : "\u2717 wrong: ") + g.why;
       list.appendChild(li);
     });
     $("check").disabled = true;
@@ -341,7 +355,7 @@
         const windows = {};
         Object.keys(r.run.windows).forEach(function (k) { windows[k] = r.run.windows[k].map(plain); });
         return {algorithm: r.algorithm, tree: r.tree, asked: r.asked, answers: r.answers || null,
-                grades: r.grades, run: {best: r.run.best, value: r.run.value, visited: r.run.visited,
+                grades: r.grades, score: r.score || null, run: {best: r.run.best, value: r.run.value, visited: r.run.visited,
                 leaves: r.run.leaves, pruned: r.run.pruned, values: r.run.values, windows: windows}};
       }));
     },
