@@ -7,12 +7,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup debs chromium lint pytest plunit pack clean hooks
+.PHONY: demo test bench setup debs chromium latex lint pytest plunit pack clean hooks
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
 
-test: setup chromium lint pytest plunit
+test: setup chromium latex lint pytest plunit
 
 setup: debs $(STAMP)
 
@@ -48,6 +48,17 @@ chromium:
 	  echo "installing Node.js with apt-get (for the JavaScript referee client)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs \
 	  || echo "warning: could not install nodejs; the JavaScript client's tests will be skipped"; }
+
+# Debian's LaTeX with TikZ, for the test that compiles pyab's .tex pictures
+# (tests/render/test_tikz.py): the two packages that hold pdflatex and
+# tikz.sty, without their recommendations (about 64 MB to download).  Where
+# it cannot be had, that test is skipped with the reason.
+latex:
+	@command -v pdflatex >/dev/null && kpsewhich tikz.sty >/dev/null || { \
+	  echo "installing LaTeX and TikZ with apt-get (for the .tex pictures' test)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    texlive-latex-base texlive-pictures \
+	  || echo "warning: could not install LaTeX; the TikZ test will be skipped"; }
 
 # aima-python (PyPI `aima`) for the referee's test of its unchanged
 # alpha_beta_search: the package declares Python < 3.11 and pulls in
