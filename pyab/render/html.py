@@ -36,7 +36,7 @@ from ..result import json_number, value_words
 from .trace import Trace, _num
 from ..tree import Tree
 from .code import panel
-from .svg import svg, write
+from .svg import legend_mark, svg, write
 from .table import rows
 from . import assets
 
@@ -78,6 +78,20 @@ def _why(trace: Trace) -> tuple[list[str], dict[str, str]]:
     return never, why
 
 
+def _legend(m: Any, trace: Trace) -> str:
+    """The picture's legend as a line of the page: every mark the stepper
+    uses, the current node and the open calls too, each drawn as the
+    picture draws it."""
+    from .model import legend_items
+    f = m.font
+    keys = []
+    for kind, text in legend_items(trace, "final" if m.final_windows else "called", m.compact, stepping=True):
+        mark = legend_mark(m, kind, 0.15 * f, 0)
+        keys.append(f'<span class="key" data-kind="{kind}"><svg viewBox="0 {-1.0 * f:.1f} {2.0 * f:.1f} '
+                    f'{2.0 * f:.1f}" aria-hidden="true"><g class="pyab-tree">{mark}</g></svg>{escape(text)}</span>')
+    return '<div id="legend">' + "".join(keys) + "</div>"
+
+
 def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tree | None = None,
          presentation: bool = False, caption: bool | str | None = None, **options: Any) -> str:
     """The HTML page for ``trace`` (see the module docstring); for a bare
@@ -100,7 +114,7 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
     if caption is None:
         caption = not presentation
     from .model import model
-    m = model(tree, trace, final=False, caption=False, **options)
+    m = model(tree, trace, final=False, caption=False, legend=False, **options)
     never, why = _why(trace)
     data = {
         "root": tree.root,
@@ -141,8 +155,7 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
 <style>{assets.text('stepper.css')}</style>
 </head>
 <body data-step="0" data-delay="{delay_ms}"{' class="present"' if presentation else ''}>
-<h1>{escape(head)}</h1>
-{f'<div class="sub">{escape(sub)}</div>' if sub else ''}
+<div id="head"><h1>{escape(head)}</h1>
 <div id="controls">
 <button id="first" title="Home">Home</button><button id="prev" title="Left arrow">&#x2190;</button>
 <button id="next" title="Right arrow">&#x2192;</button><button id="last" title="End">End</button>
@@ -154,12 +167,14 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
 <button id="zoom-in" title="+">+</button>
 <span id="zoom-level">100%</span>
 <button id="quiz" title="Q">Quiz</button>
-</div>
+</div></div>
+{f'<div class="sub">{escape(sub)}</div>' if sub else ''}
 <div id="quiz-bar">Quiz: which nodes will alpha-beta never search? Click them (or Tab to a node and press Enter), then
 <button id="check" title="C">Check</button><span id="quiz-result"></span><ul id="quiz-why"></ul></div>
-<div id="picture">
+<div id="stage"><div id="picture">
 {write(m)}
 </div>
+{_legend(m, trace)}</div>
 <div id="what"></div>
 <div id="panels">
 <table id="frame"><caption>Frame</caption>
@@ -167,8 +182,8 @@ def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tre
 <tr><td id="f-pos"></td><td id="f-alpha"></td><td id="f-beta"></td><td id="f-good"></td><td id="f-val"></td></tr>
 </table>
 <div id="code"><b>Running: <span id="code-title"></span></b>
-<pre id="code-lines"></pre>{f'<div id="code-note">{escape(note)}</div>' if note else ''}
-<table id="vars"></table></div>
+<div id="code-body"><pre id="code-lines"></pre><table id="vars"></table></div>
+{f'<div id="code-note">{escape(note)}</div>' if note else ''}</div>
 <table id="stack"><caption>Open calls, windows now</caption>
 <thead><tr><th>Pos</th><th>Alpha</th><th>Beta</th></tr></thead><tbody></tbody>
 </table>

@@ -16,9 +16,11 @@ same shapes, the same labels and the same legend:
   with ``α-cut`` or ``β-cut`` beside it, the nodes below faded.
 
 All sizes are multiples of one font size ``font`` (pixels), so a picture
-for a lecture hall is the same picture with ``font=18``.  Long leaf
-labels go on up to three staggered rows, the fewest that keep the picture
-within ``max_width`` pixels (a 16:9 slide is 1920 wide).
+for a lecture hall is the same picture with ``font=18``.  Leaf labels
+stay on one row, side by side (staggered rows are hard to pair with their
+leaves); when they do not fit within ``max_width`` pixels (a 16:9 slide
+is 1920 wide), the leaves get small shapes with their values under them,
+and their names go to a tooltip.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from .trace import Trace, _num
 from ..tree import Tree
 from .layout import layout
 
-__all__ = ["Edge", "Model", "Node", "model", "text_width", "window_text", "LEGEND"]
+__all__ = ["Edge", "Model", "Node", "model", "legend_items", "text_width", "window_text", "LEGEND"]
 
 GAP = 0.6     # the least space between two labels side by side, in font sizes
 
@@ -153,11 +155,34 @@ LEGEND = {
     "min": "MIN to move",
     "labels": "value inside; name and [\u03b1, \u03b2] called with",
     "final": "value inside; name and final [\u03b1, \u03b2] (after newbounds)",
+    "visited": "called (blue fill)",
+    "current": "the node of this step (yellow fill)",
+    "open": "an open call (orange outline)",
     "best": "chosen line",
     "cut": "cut off (\u03b1-cut, \u03b2-cut)",
     "faded": "never searched",
+    "horizon": "beyond the depth limit",
     "compact": "a leaf: its value under it (point at it for its name)",
 }
+
+
+def legend_items(trace: Trace | None, windows: str = "called", compact: bool = False,
+                 stepping: bool = False) -> list[tuple[str, str]]:
+    """(kind, text) of every mark a picture of ``trace`` uses: with
+    ``stepping`` (a frame of the search, or the stepper) the current node
+    and the open calls too."""
+    items = [("max", LEGEND["max"]), ("min", LEGEND["min"]),
+             ("labels", LEGEND["final" if windows == "final" else "labels"])]
+    if trace is not None:
+        items.append(("visited", LEGEND["visited"]))
+        if stepping:
+            items += [("current", LEGEND["current"]), ("open", LEGEND["open"])]
+        items += [("best", LEGEND["best"]), ("cut", LEGEND["cut"]), ("faded", LEGEND["faded"])]
+        if trace.result.horizon:
+            items.append(("horizon", LEGEND["horizon"]))
+    if compact:
+        items.append(("compact", LEGEND["compact"]))
+    return items
 
 
 def _place(tree: Tree, pos, label: list[float], half: list[float], rows: list[int],
@@ -281,7 +306,9 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
     label = [r + 0.5 * f + t for t in texts]   # an inner node's labels beside it
     leaves_low = [i for i, ks in enumerate(tree.kids) if not ks and pos[i][1] == deepest]
     choice = None
-    for k, compact in ((1, False), (2, False), (3, False), (1, True), (2, True)):
+    # leaf labels on one row, never staggered: full names when they fit
+    # max_width, else the compact leaves (values under small shapes)
+    for k, compact in ((1, False), (1, True)):
         if compact:  # leaves: a small shape with the value under it
             shape = [0.5 * f + 0.25 * f if not ks else r + 0.25 * f for ks in tree.kids]
             half = [text_width(_num(v), f, bold=True) / 2 if v is not None else 0.0
@@ -362,12 +389,7 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
         width = max(width, text_width(title, 1.4 * f, bold=True) + 2 * margin)
     y = bottom + 0.6 * f
     if legend:
-        items = [("max", LEGEND["max"]), ("min", LEGEND["min"]),
-                 ("labels", LEGEND["final" if windows == "final" else "labels"])]
-        if trace is not None:
-            items += [("best", LEGEND["best"]), ("cut", LEGEND["cut"]), ("faded", LEGEND["faded"])]
-        if compact:
-            items.append(("compact", LEGEND["compact"]))
+        items = legend_items(trace, windows, compact, stepping=step is not None)
         room = max(width - 2 * margin, 36 * f)
         x = 0.0
         y += f

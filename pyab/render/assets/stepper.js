@@ -155,12 +155,23 @@
     document.getElementById("zoom-level").textContent = Math.round(scale * 100) + "%";
     document.body.setAttribute("data-zoom", scale.toFixed(3));
   }
+  // The legend beside the picture when the tree is short and room is left
+  // over at its sides, else in lines under it (a wide tree needs the width).
+  const stage = document.getElementById("stage"), legend = document.getElementById("legend");
+  function placeLegend() {
+    const st = stage.getBoundingClientRect();
+    if (st.width <= 0 || st.height <= 0 || !legend) return;
+    const em = parseFloat(getComputedStyle(legend).fontSize);
+    const side = baseW / baseH <= (st.width - 16 * em) / st.height;
+    stage.classList.toggle("wide", !side);
+    document.body.setAttribute("data-legend", side ? "beside" : "below");
+  }
   function fit() {
     fitted = true;
     const w = box.clientWidth - 4;
     if (w <= 0) return;  // hidden: refit when shown
-    const present = document.body.classList.contains("present");
-    const h = present ? box.clientHeight - 4 : Math.max(200, window.innerHeight * 0.75 - 4);
+    const h = box.clientHeight - 4;
+    if (h <= 0) return;
     zoom(Math.min(w / baseW, h / baseH), false);
   }
   const refit = function () { if (fitted) fit(); };
@@ -170,7 +181,7 @@
       if (es.some(function (e) { return e.isIntersecting; })) refit();
     }).observe(box);
   }
-  window.addEventListener("resize", refit);
+  window.addEventListener("resize", function () { placeLegend(); refit(); });
   let drag = null;
   box.addEventListener("mousedown", function (ev) {
     if (quiz && !checked && ev.target.closest("[data-node]")) return;
@@ -307,5 +318,6 @@
     ev.preventDefault();
   });
   show(0);
+  placeLegend();
   fit();
 })();
