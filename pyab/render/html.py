@@ -89,7 +89,15 @@ def _legend(m: Any, trace: Trace) -> str:
         mark = legend_mark(m, kind, 0.15 * f, 0)
         keys.append(f'<span class="key" data-kind="{kind}"><svg viewBox="0 {-1.0 * f:.1f} {2.0 * f:.1f} '
                     f'{2.0 * f:.1f}" aria-hidden="true"><g class="pyab-tree">{mark}</g></svg>{escape(text)}</span>')
+    for kind, text in _QUIZ:  # shown while the quiz is on
+        keys.append(f'<span class="key quiz-only" data-kind="{kind}"><svg viewBox="0 {-1.0 * f:.1f} {2.0 * f:.1f} '
+                    f'{2.0 * f:.1f}" aria-hidden="true"><g class="pyab-tree">{legend_mark(m, kind, 0.15 * f, 0)}'
+                    f'</g></svg>{escape(text)}</span>')
     return '<div id="legend">' + "".join(keys) + "</div>"
+
+
+_QUIZ = [("guess", "your pick (\u25cf)"), ("quiz-right", "\u2713 right: never searched"),
+         ("quiz-wrong", "\u2717 wrong: it is searched"), ("quiz-missed", "? a cut-off subtree not picked")]
 
 
 def page(trace: Trace | None, title: str = "", delay_ms: int = 900, *, tree: Tree | None = None,

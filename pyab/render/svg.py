@@ -126,6 +126,12 @@ _MARKS = {
     "visited": lambda f: f"fill:#dbe8ff;stroke:#1a3f8f;stroke-width:{0.13 * f:.2f}",
     "current": lambda f: f"fill:#ffd200;stroke:#000;stroke-width:{0.25 * f:.1f}",
     "open": lambda f: f"fill:#fff;stroke:#a04000;stroke-width:{0.22 * f:.1f}",
+    "guess": lambda f: f"fill:#f7c6e0;stroke:#80004a;stroke-width:{0.25 * f:.1f}",
+    "quiz-right": lambda f: f"fill:#b8ecb8;stroke:#0a5a0a;stroke-width:{0.25 * f:.1f}",
+    "quiz-wrong": lambda f: (f"fill:#ffb3b3;stroke:#7a0000;stroke-width:{0.25 * f:.1f};"
+                             f"stroke-dasharray:{0.2 * f:.1f} {0.15 * f:.1f}"),
+    "quiz-missed": lambda f: (f"fill:#fff;stroke:#6a0080;stroke-width:{0.3 * f:.1f};"
+                              f"stroke-dasharray:{0.1 * f:.1f} {0.2 * f:.1f}"),
     "horizon": lambda f: (f"fill:#fff;stroke:#666;stroke-dasharray:{0.1 * f:.1f} {0.3 * f:.1f};"
                           f"stroke-width:{0.13 * f:.2f}"),
 }

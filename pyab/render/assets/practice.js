@@ -143,7 +143,10 @@
   function draw(round) {
     const nodes = round.nodes;
     const leaves = nodes.filter(function (n) { return !n.kids.length; });
-    const DX = 58, DY = 100, R = 20, M = 40;
+    // leaves a shape apart, or wider: their names side by side on one row
+    // (about 10.5 px a character at 18 px), never staggered
+    const longest = Math.max.apply(null, leaves.map(function (n) { return n.name.length; }));
+    const DX = Math.max(58, Math.ceil(longest * 10.5) + 14), DY = 100, R = 20, M = 40;
     const x = {};
     leaves.forEach(function (n, k) { x[n.id] = M + k * DX; });
     for (let i = nodes.length - 1; i >= 0; i--) {
@@ -151,7 +154,7 @@
       if (ks.length) x[i] = (x[ks[0]] + x[ks[ks.length - 1]]) / 2;
     }
     const y = function (n) { return M + n.depth * DY; };
-    const width = M * 2 + (leaves.length - 1) * DX + 60, height = M + (+$("depth").value) * DY + 92;
+    const width = M * 2 + (leaves.length - 1) * DX + 60, height = M + (+$("depth").value) * DY + 70;
     const svg = $("tree");
     svg.setAttribute("width", width); svg.setAttribute("height", height);
     svg.setAttribute("viewBox", "0 0 " + width + " " + height);
@@ -181,7 +184,7 @@
       g.appendChild(el("polygon", {"class": "shape", points: pts}));
       let v = !n.kids.length ? String(n.value) : checked && n.name in run.values ? String(run.values[n.name]) : "";
       g.appendChild(el("text", {"class": "val", y: n.max ? 9 : 3}, v));
-      const low = R + 24 + 22 * (leaves.indexOf(n) % 2);  // leaf names on two staggered rows
+      const low = R + 24;
       g.appendChild(el("text", {x: n.kids.length ? R + 8 : 0, y: n.kids.length ? 6 : low,
                                 "text-anchor": n.kids.length ? "start" : "middle"}, n.name));
       if (checked && round.marks[n.name]) {
