@@ -71,7 +71,6 @@ class Node:
     value: str = ""
     window: str = ""
     classes: list[str] = field(default_factory=list)
-    row: int = 0            # a leaf's label row (staggered)
     left: bool = False      # an inner node's labels go to its left (no room on its right)
 
 
@@ -123,7 +122,7 @@ class Model:
 
     def value_y(self, n: Node) -> float:
         if self.compact and n.leaf:
-            return self.size(n) + 1.15 * self.font + 1.2 * self.font * n.row
+            return self.size(n) + 1.15 * self.font
         return (0.55 if n.is_max else 0.2) * self.font
 
     def name_at(self, n: Node) -> tuple[float, float, str]:
@@ -131,7 +130,7 @@ class Model:
         window goes one line lower."""
         f = self.font
         if n.leaf:
-            return 0.0, self.size(n) + 1.2 * f + 2.5 * f * n.row, "middle"
+            return 0.0, self.size(n) + 1.2 * f, "middle"
         if n.left:
             return -self.r - 0.5 * f, -0.1 * f, "end"
         return self.r + 0.5 * f, -0.1 * f, "start"
@@ -185,8 +184,8 @@ def legend_items(trace: Trace | None, windows: str = "called", compact: bool = F
     return items
 
 
-def _place(tree: Tree, pos, label: list[float], half: list[float], rows: list[int],
-           deepest: int, shape: list[float], f: float) -> tuple[list[float], list[bool]]:
+def _place(tree: Tree, pos, label: list[float], half: list[float], shape: list[float],
+           f: float) -> tuple[list[float], list[bool]]:
     """Each node's x (pixels from an arbitrary origin) and whether its
     labels go to its left.  Leaves start a shape apart; wherever two
     things on one line (the shapes and beside-labels of a level, a row of
@@ -206,7 +205,7 @@ def _place(tree: Tree, pos, label: list[float], half: list[float], rows: list[in
     for i, (x, d) in enumerate(pos):
         lines.setdefault(("shape", d), []).append(i)
         if not tree.kids[i]:
-            lines.setdefault(("label", d, rows[i] if d == deepest else 0), []).append(i)
+            lines.setdefault(("label", d), []).append(i)
     for ids in lines.values():
         ids.sort(key=lambda i: pos[i][0])
     leafx = [j * 2.2 * shape[leaf] for j, leaf in enumerate(order)]
@@ -301,14 +300,12 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
         values = {n: v for n, v in zip(tree.names, tree.values) if v is not None}
 
     pos = layout(tree)
-    deepest = max(d for _, d in pos)
     texts = [max(text_width(n, f), text_width(window_text(all_wins.get(n)), f)) for n in tree.names]
     label = [r + 0.5 * f + t for t in texts]   # an inner node's labels beside it
-    leaves_low = [i for i, ks in enumerate(tree.kids) if not ks and pos[i][1] == deepest]
     choice = None
     # leaf labels on one row, never staggered: full names when they fit
     # max_width, else the compact leaves (values under small shapes)
-    for k, compact in ((1, False), (1, True)):
+    for compact in (False, True):
         if compact:  # leaves: a small shape with the value under it
             shape = [0.5 * f + 0.25 * f if not ks else r + 0.25 * f for ks in tree.kids]
             half = [text_width(_num(v), f, bold=True) / 2 if v is not None else 0.0
@@ -316,20 +313,17 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
         else:
             shape = [r + 0.25 * f] * len(tree)
             half = [t / 2 for t in texts]              # a leaf's labels under it
-        rows = [0] * len(tree)
-        for j, i in enumerate(leaves_low):
-            rows[i] = j % k
-        xs, sides = _place(tree, pos, label, half, rows, deepest, shape, f)
+        xs, sides = _place(tree, pos, label, half, shape, f)
         lefts = [x - (label[i] if sides[i] else max(shape[i], 0 if tree.kids[i] else half[i]))
                  for i, x in enumerate(xs)]
         rights = [x + (shape[i] if sides[i] else max(shape[i], half[i]) if not tree.kids[i]
                        else label[i]) for i, x in enumerate(xs)]
         width = max(rights) - min(lefts)
         if choice is None or width < choice[0] - f:
-            choice = (width, xs, rows, sides, min(lefts), compact)
+            choice = (width, xs, sides, min(lefts), compact)
         if max_width is None or width + 2.4 * f <= max_width:
             break
-    width, xs, rows, sides, left, compact = choice  # type: ignore[misc]
+    width, xs, sides, left, compact = choice  # type: ignore[misc]
     margin = 1.2 * f
     dy = 6.2 * f
     top = margin + r + 0.2 * f + (2.0 * f if title else 0)
@@ -346,7 +340,7 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
                 cls.append(flag)
         nodes.append(Node(name, margin - left + xs[i], top + d * dy, tree.is_max_id(i),
                           not tree.kids[i], _num(values[name]) if name in values else "",
-                          window_text(wins.get(name)), cls, rows[i], sides[i]))
+                          window_text(wins.get(name)), cls, sides[i]))
     if compact:
         for n in nodes:
             if n.leaf:
