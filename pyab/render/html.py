@@ -1,11 +1,13 @@
 """One self-contained HTML page that steps through a search like the slides.
 
 No network: the SVG (``pyab.render.model``, the picture every format
-draws), the style and the script are inline.  The page shows the tree, the
-current step in words, the slides' frame (Pos, Alpha, Beta, GoodPos, Val),
-the clause or pseudo-code line being run with its variables
-(``pyab.render.code``) and the stack of open calls with their windows as
-they are now.  Each node keeps the window it was *called* with.
+draws), the style and the script (``pyab/render/assets/stepper.*``) are
+inline.  The page is one screen: the tree filling what the rest leaves,
+its legend (every mark the page uses) beside or under it, the current step
+in words, the slides' frame (Pos, Alpha, Beta, GoodPos, Val), the clause
+or pseudo-code line being run with its variables (``pyab.render.code``)
+and the stack of open calls with their windows as they are now.  Each
+node keeps the window it was *called* with.
 
 Keys: → / Space / PageDown (a presentation clicker) next step, ← / PageUp /
 Backspace previous, End last, Home first, P autoplay (the speed slider sets
@@ -15,9 +17,9 @@ view (a ResizeObserver and an IntersectionObserver), until you zoom by
 hand; F fits it again.  There is no zoom cap.
 
 ``presentation=True`` is the lecture-hall page: the picture drawn with
-18-pixel labels (``font``), every text on the page 18 pixels or more,
-black on white, the title you give, the caption only when asked for, and
-everything laid out to fill one screen.
+18-pixel labels (``font``), every text on the page scaled with the window
+(20 pixels at 1920x1080, never under 18 there), black on white, the title
+you give, the caption only when asked for.
 
 The quiz hides the run, shows the leaves' static values and asks which
 nodes alpha-beta will never search.  Check (C) marks each pick with a sign
