@@ -7,12 +7,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup debs chromium lint pytest plunit pack clean hooks
+.PHONY: demo test bench setup debs chromium latex lint pytest plunit pack clean hooks
 
 demo: setup
 	$(BIN)/pyab solve examples/slides.tree
 
-test: setup chromium lint pytest plunit
+test: setup chromium latex lint pytest plunit
 
 setup: debs $(STAMP)
 
@@ -49,6 +49,17 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs \
 	  || echo "warning: could not install nodejs; the JavaScript client's tests will be skipped"; }
 
+# Debian's LaTeX with TikZ, for the test that compiles pyab's .tex pictures
+# (tests/render/test_tikz.py): the two packages that hold pdflatex and
+# tikz.sty, without their recommendations (about 64 MB to download).  Where
+# it cannot be had, that test is skipped with the reason.
+latex:
+	@command -v pdflatex >/dev/null && kpsewhich tikz.sty >/dev/null || { \
+	  echo "installing LaTeX and TikZ with apt-get (for the .tex pictures' test)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    texlive-latex-base texlive-pictures \
+	  || echo "warning: could not install LaTeX; the TikZ test will be skipped"; }
+
 # aima-python (PyPI `aima`) for the referee's test of its unchanged
 # alpha_beta_search: the package declares Python < 3.11 and pulls in
 # TensorFlow and friends, but its games module needs only numpy (a test
@@ -68,10 +79,15 @@ $(STAMP): pyproject.toml setup.py pyab/dsl/_cscan.c pyab/prolog/_cload.c pyab/pr
 hooks:
 	git config core.hooksPath tools/hooks
 
-# ruff (pyflakes, pycodestyle) and mypy, configured in pyproject.toml.
+# ruff (pyflakes, pycodestyle) and mypy, configured in pyproject.toml; the
+# HTML pages' scripts (pyab/render/assets/) checked by Node.js, which the
+# chromium target installs (skipped with a warning where it is missing).
 lint:
 	$(BIN)/ruff check pyab tests benchmarks tools examples
 	$(BIN)/mypy
+	@if command -v node >/dev/null; then for f in pyab/render/assets/*.js tests/js/*.js; do \
+	  node --check $$f || exit 1; done; echo "node --check: pyab/render/assets/*.js tests/js/*.js"; \
+	else echo "warning: node is missing; the pages' scripts were not checked"; fi
 
 pytest:
 	$(BIN)/python -m pytest

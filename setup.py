@@ -46,7 +46,8 @@ DATA_PACKAGES = data_packages()
 setup(
     packages=find_packages(include=["pyab", "pyab.*"]) + list(DATA_PACKAGES),
     package_dir=DATA,
-    package_data={"pyab": ["py.typed"], "pyab.dsl": ["grammar.lark"], **DATA_PACKAGES},
+    package_data={"pyab": ["py.typed"], "pyab.dsl": ["grammar.lark"],
+                  "pyab.render.assets": ["*.js", "*.css"], **DATA_PACKAGES},
     version=VERSION,
     license="MIT",
     # The compiled scanner of the DSL (pyab/dsl/_cscan.c, see pyab/dsl/reader.py): optional,

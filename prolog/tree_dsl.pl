@@ -1,9 +1,10 @@
-/*  pyab's tree files (.tree) read in plain SWI-Prolog.
+/*  pyab's tree files (.tree) read in plain SWI-Prolog.  After
+    pack_install(pyab), one query a line at the toplevel:
 
-        ?- use_module(library(pyab/tree_dsl)),      % after pack_install(pyab)
-           load_tree('slides.tree'),
-           [library(pyab/alphabeta)],
-           alphabeta(a, -inf, inf, GoodPos, Val).
+        ?- use_module(library(pyab/tree_dsl)).
+        ?- load_tree(slides).               % a shipped example, or 'mine.tree'
+        ?- [library(pyab/alphabeta)].
+        ?- alphabeta(a, -inf, inf, GoodPos, Val).
         GoodPos = b, Val = 3.
 
     The grammar is pyab's (pyab/grammar.lark, README "Trees"): nested, list
@@ -29,7 +30,7 @@
 
 :- module(tree_dsl,
           [ read_tree/2,                % +File, -Facts
-            load_tree/1,                % +File
+            load_tree/1,                % :File
             text_tree/3                 % +Text, +Source, -Facts
           ]).
 :- use_module(library(assoc)).
@@ -39,10 +40,13 @@
 :- use_module(library(ordsets)).
 :- use_module(library(pairs)).
 
+:- meta_predicate load_tree(:).
+
 %!  read_tree(+File, -Facts) is det.
 %
 %   File is a file name or a specification such as
-%   library('pyab/examples/slides.tree').
+%   library(pyab/examples/slides); `.tree` may be left out, and a plain
+%   name that is no file here names a shipped example (slides, aima, ...).
 %   Facts are the clauses of File's tree, as `pyab facts FILE` writes them:
 %   tree/2 for inner nodes, staticval/2, min_to_move/1, max_to_move/1 (each
 %   in tree order: depth-first, parents before children), and the slides'
@@ -51,7 +55,7 @@
 %   existence_error(source_sink, File) when there is no such file.
 
 read_tree(Spec, Facts) :-
-    absolute_file_name(Spec, Path, [access(read)]),
+    tree_file_(Spec, Path),
     (   atomic(Spec) -> File = Spec ; File = Path ),
     read_file_to_codes(Path, Bytes, [encoding(octet)]),
     (   utf8_(Bytes, Codes0)
@@ -73,21 +77,87 @@ text_tree(Text, Source, Facts) :-
     newlines_(Codes0, Codes),
     codes_tree_(Codes, Source, Facts).
 
-%!  load_tree(+File) is det.
+%!  load_tree(:File) is det.
 %
-%   Replace the tree in `user` by File's: the clauses read_tree/2 gives,
-%   after removing every clause of tree/2, staticval/2, min_to_move/1,
-%   max_to_move/1 and moves/2.  The file is read and checked first, and the
-%   change is one transaction: on any error the previous tree stays.
+%   Replace the tree of the calling module (`user` at the toplevel;
+%   Module:File names another) by File's, as read_tree/2 finds and reads
+%   it: every clause of tree/2, staticval/2, min_to_move/1, max_to_move/1
+%   and moves/2 goes first, also when a consulted file defined them.  The
+%   file is read and checked before anything changes, and the change is
+%   one transaction: a refused file leaves the previous tree as it was.
+%
+%   When the slides' alphabeta/5 cannot search the tree, a warning says so
+%   before any query: a node with the same side to move as its parent (it
+%   infers who moves from the child it has searched), or an inner node
+%   with a static value of its own (alphabeta/5 has no depth limit).  Both
+%   name the node and the program that can: strict_cut/6 (pyab's
+%   strict-cut, library(pyab/strict_cut)), which asks every node who moves
+%   and takes a depth.
 
-load_tree(File) :-
-    read_tree(File, Facts),
-    transaction(replace_tree_(Facts)).
+load_tree(M:Spec) :-
+    read_tree(Spec, Facts),
+    Preds = [tree/2, staticval/2, min_to_move/1, max_to_move/1, moves/2],
+    forall(( member(N/A, Preds), functor(H, N, A),
+             predicate_property(M:H, defined), \+ predicate_property(M:H, dynamic),
+             \+ predicate_property(M:H, imported_from(_)) ),
+           abolish(M:N/A)),        % static facts of a consulted file: not in a transaction
+    transaction(replace_tree_(M, Preds, Facts)),
+    forall(slides_cannot_(Facts, Why), print_message(warning, tree_dsl(Spec, Why))).
 
-replace_tree_(Facts) :-
-    forall(member(P, [tree/2, staticval/2, min_to_move/1, max_to_move/1, moves/2]),
-           ( dynamic(user:P), P = N/A, functor(H, N, A), retractall(user:H) )),
-    forall(member(F, Facts), assertz(user:F)).
+replace_tree_(M, Preds, Facts) :-
+    forall(member(P, Preds),
+           ( dynamic(M:P), P = N/A, functor(H, N, A), retractall(M:H) )),
+    forall(member(F, Facts), assertz(M:F)).
+
+%   Where to find a tree: File itself, File.tree, or a shipped example.
+tree_file_(Spec, Path) :-
+    (   absolute_file_name(Spec, Path, [access(read), extensions(['', tree]), file_errors(fail)])
+    ->  true
+    ;   atom(Spec),
+        examples_dir_(Dir),
+        directory_file_path(Dir, Spec, Example),
+        absolute_file_name(Example, Path, [access(read), extensions(['', tree]), file_errors(fail)])
+    ->  true
+    ;   absolute_file_name(Spec, Path, [access(read)])      % the existence error
+    ).
+
+%   The example trees: prolog/pyab/examples/ in the pack, examples/ beside
+%   prolog/ in a checkout, pyab/_examples/ in a wheel.
+examples_dir_(Dir) :-
+    module_property(tree_dsl, file(Me)),
+    file_directory_name(Me, Here),
+    member(Rel, [examples, '../examples', '../_examples']),
+    directory_file_path(Here, Rel, Dir),
+    exists_directory(Dir), !.
+
+%   Why the slides' program cannot search the tree of Facts.
+slides_cannot_(Facts, sides(Kid, Side, Parent, Root)) :-
+    Facts = [tree(Root, _)|_],
+    once(( member(tree(Parent, Kids), Facts),
+           side_(Facts, Parent, Side),
+           member(Kid, Kids),
+           side_(Facts, Kid, KidSide),
+           KidSide == Side )).
+slides_cannot_(Facts, static(Node, Root)) :-
+    Facts = [tree(Root, _)|_],
+    once(( member(tree(Node, _), Facts), memberchk(staticval(Node, _), Facts) )).
+
+side_(Facts, Node, Side) :-
+    (   memberchk(min_to_move(Node), Facts) -> Side = min ; Side = max ).
+
+:- multifile prolog:message//1.
+
+prolog:message(tree_dsl(Spec, sides(Kid, Side, Parent, Root))) -->
+    { upcase_atom(Side, S) },
+    [ '~p: the slides\' alphabeta/5 cannot search this tree: ~q has ~w to move like its parent ~q,'-[Spec, Kid, S, Parent],
+      nl,
+      'and alphabeta/5 infers the side to move from the child it has searched, so it needs sides that alternate.'-[],
+      nl,
+      'strict-cut asks every node who moves: ?- [library(pyab/strict_cut)].  ?- strict_cut(~q, -inf, inf, inf, Move, Val).'-[Root] ].
+prolog:message(tree_dsl(Spec, static(Node, Root))) -->
+    [ '~p: ~q has a static value of its own, for a search with a depth limit; the slides\' alphabeta/5'-[Spec, Node],
+      nl,
+      'has none and never reads it.  strict-cut takes a depth: ?- [library(pyab/strict_cut)].  ?- strict_cut(~q, -inf, inf, 1, Move, Val).'-[Root] ].
 
 %   --- bytes, lines ---------------------------------------------------------
 

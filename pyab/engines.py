@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, NamedTuple, Sequence
 
-from .errors import Mismatch, SearchArgumentError
+from .errors import Mismatch, NoStaticValue, PrologError, SearchArgumentError
 from .result import LAZY, Result, bound_of, bound_text
 from .text import printable
 from .tree import AnyTree, Number, Tree
@@ -140,8 +140,11 @@ def _run(tree: AnyTree, engine: str, algorithm: str, alpha: Number, beta: Number
     """:func:`solve` on arguments :func:`_check` has taken."""
     if engine == "prolog":
         from . import prolog
-        result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
-                              program=program, names=names, eager=eager, once=once)
+        try:
+            result = prolog.solve(tree, algorithm, alpha, beta, depth=depth, timeout=timeout,
+                                  program=program, names=names, eager=eager, once=once)
+        except PrologError as e:  # the mirror's error for the same tree (pyab.errors.NoStaticValue)
+            raise _no_static_value(e, tree) or e
     elif engine == "python":
         from .search import solve_python
         result = solve_python(tree, algorithm, alpha, beta, depth)
@@ -150,6 +153,18 @@ def _run(tree: AnyTree, engine: str, algorithm: str, alpha: Number, beta: Number
     else:
         raise _unknown(engine)
     return finish(result, tree, alpha, beta, depth)  # horizon and bound, alike for both engines
+
+
+def _no_static_value(err: PrologError, tree: Any) -> NoStaticValue | None:
+    """The Prolog programs' existence_error(static_value, Pos) as the
+    mirror's error for the same node; None for any other error."""
+    import re
+    found = re.fullmatch(r"error\(existence_error\(static_value,(.*)\),[^,()]*\)", err.term)
+    if not found:
+        return None
+    from .prolog.facts import quote
+    return NoStaticValue(next((n for n in getattr(tree, "names", ()) if quote(n) == found.group(1)),
+                              found.group(1)))
 
 
 def finish(result: Result, tree: Any, alpha: Number, beta: Number,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "ProgramError", "PrologError",
-           "SearchTimeout"]
+__all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "NoStaticValue", "ProgramError",
+           "PrologError", "SearchTimeout"]
 
 
 class Error(Exception):
@@ -42,6 +42,17 @@ class ArgumentError(Error, TypeError):
 
 class SearchArgumentError(Error, ValueError):
     """A search asked for with arguments it cannot honour (exit code 2)."""
+
+
+class NoStaticValue(SearchArgumentError):
+    """A depth-limited search reached an inner node at its limit that has no
+    static value: the same error from both engines (``node``: its name)."""
+
+    def __init__(self, node: str):
+        self.node = node
+        super().__init__(f"node {node!r} is at the depth limit and has no static value: give it one "
+                         "in the tree (NAME = VALUE before its children, as in b = 5 (e = 3, f = 12)), "
+                         "or search deeper (a larger --depth)")
 
 
 class PrologError(Error):

@@ -92,6 +92,25 @@ def test_the_wheel_holds_the_programs_and_examples(installed):
     assert (Path(module).parent / "py.typed").is_file()
 
 
+def test_the_wheel_carries_the_pages_scripts_and_styles(installed):
+    """The HTML pages' CSS and JavaScript (pyab/render/assets/) ship as
+    package data and are put inline, the same text as in the checkout."""
+    bin_, work = installed
+    code = ("import pyab.render.assets as a, pyab.render.practice as p\n"
+            "print(a.__file__)\n"
+            "page = p.page(seed=1)\n"
+            "print(a.text('practice.js') in page and a.text('practice.css') in page)\n"
+            "print(len(a.text('stepper.js')), len(a.text('stepper.css')))\n")
+    out = run([str(bin_ / "python"), "-c", code], work)
+    assert out.returncode == 0, out.stderr
+    path, inline, sizes = out.stdout.splitlines()
+    assert path.startswith(str(bin_.parent)), path
+    assets = ROOT / "pyab" / "render" / "assets"
+    assert inline == "True"
+    assert sizes.split() == [str(len((assets / name).read_text(encoding="utf-8")))
+                             for name in ("stepper.js", "stepper.css")]
+
+
 def test_the_wheel_carries_the_compiled_scanner(installed):
     """setup.py builds pyab/dsl/_cscan.c into the wheel (this machine has a
     compiler), and the installed pyab reads trees with it."""

@@ -4,15 +4,24 @@
     Run: swipl -g run_tests -t halt prolog/tests/alphabeta.plt
 */
 
+%   File's clauses in module M: consulted into user when this file runs
+%   alone; else (under pyab_test/0) a copy under a name of its own, so that
+%   it loads whatever the user has loaded, and leaves it alone.
+ab_load_(user, File) :- !, consult(user:File).
+ab_load_(M, File) :-
+    format(atom(Id), '~w#~w', [File, M]),
+    setup_call_cleanup(open(File, read, S), load_files(M:Id, [stream(S), silent(true)]), close(S)).
+
 :- prolog_load_context(directory, Dir),
+   prolog_load_context(module, M),
    directory_file_path(Dir, '../alphabeta.pl', Program),
    % slides.pl: examples/ in a checkout, prolog/pyab/examples/ in the pack,
    % pyab/_examples/ in a wheel
    member(Rel, ['../../examples/slides.pl', '../examples/slides.pl', '../../_examples/slides.pl']),
    directory_file_path(Dir, Rel, Slides),
    exists_file(Slides), !,
-   consult(user:Program),
-   consult(user:Slides).
+   ab_load_(M, Program),
+   ab_load_(M, Slides).
 
 :- begin_tests(alphabeta).
 

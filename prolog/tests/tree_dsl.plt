@@ -2,7 +2,9 @@
     files read in plain SWI-Prolog.  tests/dsl/test_tree_dsl.py holds the
     reader to pyab's own on the corpus, the examples and fuzzed texts; these
     tests run wherever the file is installed: the checkout, the pack
-    (?- pyab_test.) and the wheel.
+    (?- pyab_test.) and the wheel.  The trees go into the module this file
+    is loaded into (user when it runs alone, a module of its own under
+    pyab_test/0), never into the user's.
 
     Run: swipl -g run_tests -t halt prolog/tests/tree_dsl.plt
 */
@@ -10,11 +12,23 @@
 :- use_module(library(plunit)).
 :- use_module(library(lists)).
 
+%   File's clauses in module M: consulted into user when this file runs
+%   alone; else a copy under a name of its own, so that it loads whatever
+%   the user has loaded (a file in user cannot be loaded into another module).
+dsl_load_(user, File) :- !, consult(user:File).
+dsl_load_(M, File) :-
+    format(atom(Id), '~w#~w', [File, M]),
+    setup_call_cleanup(open(File, read, S), load_files(M:Id, [stream(S), silent(true)]), close(S)).
+
+%   The module that holds this file's trees and program.
+dsl_home_(M) :- context_module(M).
+
 :- prolog_load_context(directory, Dir),
+   prolog_load_context(module, M),
    directory_file_path(Dir, '../tree_dsl.pl', DSL),
    use_module(DSL),
    directory_file_path(Dir, '../alphabeta.pl', Program),
-   consult(user:Program).
+   dsl_load_(M, Program).
 
 %   The example trees: examples/ in a checkout, prolog/pyab/examples/ in the
 %   pack, pyab/_examples/ in a wheel.
@@ -33,7 +47,7 @@ dsl_error_(Text, Line, Column) :-
 
 test(slides_answer, [true(G-V == b-3)]) :-
     dsl_example_('slides.tree', File),
-    load_tree(File),
+    dsl_home_(M), load_tree(M:File),
     alphabeta(a, -inf, inf, G, V).
 
 test(slides_facts_in_pyab_order) :-
@@ -100,25 +114,26 @@ test(empty_file_names_no_place) :-
 
 test(a_refused_file_leaves_the_previous_tree) :-
     dsl_example_('slides.tree', File),
-    load_tree(File),
+    dsl_home_(M), load_tree(M:File),
     tmp_file_stream(text, Bad, S), format(S, "a(b = 1, b = 2)~n", []), close(S),
-    catch(load_tree(Bad), error(syntax_error(_), _), true),
+    catch(load_tree(M:Bad), error(syntax_error(_), _), true),
     delete_file(Bad),
-    assertion(user:tree(a, [b, c, d])),
-    assertion(\+ user:staticval(b, 1)).
+    assertion(M:tree(a, [b, c, d])),
+    assertion(\+ M:staticval(b, 1)).
 
 test(load_replaces_the_previous_tree, [true(G-V == r_1-1)]) :-
     dsl_example_('slides.tree', File),
-    load_tree(File),
+    dsl_home_(M), load_tree(M:File),
     tmp_file_stream(text, Other, S), format(S, "[1, 0]~n", []), close(S),
-    load_tree(Other),
+    dsl_home_(M), load_tree(M:Other),
     delete_file(Other),
-    assertion(\+ user:tree(a, _)),
+    assertion(\+ M:tree(a, _)),
     alphabeta(r, -inf, inf, G, V).
 
 :- end_tests(tree_dsl).
 
 setup_tree_(Facts) :-
+    dsl_home_(M),
     forall(member(P, [tree/2, staticval/2, min_to_move/1, max_to_move/1, moves/2]),
-           ( P = N/A, functor(H, N, A), dynamic(user:P), retractall(user:H) )),
-    forall(member(F, Facts), assertz(user:F)).
+           ( P = N/A, functor(H, N, A), dynamic(M:P), retractall(M:H) )),
+    forall(member(F, Facts), assertz(M:F)).

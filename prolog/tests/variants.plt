@@ -30,7 +30,10 @@ vt_load_(Dir, Program) :-
     wrap_predicate(M:moves(Pos1, _), variants_plt, W1,
                    ( assertz(M:asked_(Pos1)), W1 )),
     atomic_list_concat([Dir, '/../', Program, '.pl'], File),
-    M:consult(File).
+    % a copy under a name of its own: loads whatever the user has loaded
+    % (a file consulted into user cannot be loaded into another module)
+    format(atom(Id), '~w#~w', [File, M]),
+    setup_call_cleanup(open(File, read, S), load_files(M:Id, [stream(S), silent(true)]), close(S)).
 
 %!  vt_tree_(+M, +Side, +Term) is det.
 %

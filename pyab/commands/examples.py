@@ -7,8 +7,8 @@ import re
 import shutil
 from pathlib import Path
 
-# A row of examples/README.md's table: | `file` | form | what it shows |
-_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|[^|]*\|\s*(.+?)\s*\|\s*$", re.M)
+# A row of examples/README.md's table: | `file`, `folder/` | form | what it shows |
+_ROW = re.compile(r"^\|\s*(`[^|]+`)\s*\|[^|]*\|\s*(.+?)\s*\|\s*$", re.M)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,17 +27,32 @@ def _files(source: Path) -> list[Path]:
                   if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc")
 
 
+def about(readme: Path) -> dict[str, str]:
+    """What examples/README.md's table says of each file or folder (``x/``)."""
+    out: dict[str, str] = {}
+    for names, what in _ROW.findall(readme.read_text(encoding="utf-8")):
+        for name in re.findall(r"`([^`]+)`", names):
+            out[name] = what
+    return out
+
+
+def _about(told: dict[str, str], name: str) -> str:
+    folders = [k for k in told if k.endswith("/") and name.startswith(k)]
+    what = told.get(name) or (told[max(folders, key=len)] if folders else "")
+    return re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", what)  # a link's text, without its address
+
+
 def run(args: argparse.Namespace) -> int:
     from ..resources import examples_dir
     source = examples_dir()
     files = _files(source)
     if not args.copy:
         readme = source / "README.md"
-        about = dict(_ROW.findall(readme.read_text(encoding="utf-8"))) if readme.is_file() else {}
+        told = about(readme) if readme.is_file() else {}
         print(f"pyab's examples are in {source}:")
         for f in files:
             name = f.relative_to(source).as_posix()
-            print(f"  {name:<24} {about.get(name, '')}".rstrip())
+            print(f"  {name:<24} {_about(told, name)}".rstrip())
         print("copy them with: pyab examples --copy DIR")
         return 0
     dest = Path(args.copy)

@@ -34,37 +34,53 @@ examples:
 
 def rows(tree, alpha, beta, depth=None):
     """One dict per registered algorithm: name, both results, agreement and
-    the lines of the differences."""
-    from ..engines import both
+    the lines of the differences; and the algorithms left out, each with
+    why (``pyab.engines.check_search`` refuses it on this tree or depth)."""
+    from ..engines import both, check_search
+    from ..errors import SearchArgumentError
     from ..search import ALGORITHMS
-    out = []
-    for name, alg in ALGORITHMS.items():
-        if depth is not None and not alg.depth_limit:
-            continue  # the slides' program has no depth limit
-        if not tree.alternating and not alg.any_sides:
-            continue  # it needs sides that alternate (pyab.engines.check_search)
+    out, left_out = [], []
+    for name in ALGORITHMS:
+        try:
+            check_search(tree, name, alpha, beta, depth=depth)
+        except SearchArgumentError as e:
+            left_out.append((name, str(e)))
+            continue
         pair = both(tree, name, alpha, beta, depth=depth)
         out.append({"algorithm": name, "prolog": pair.prolog, "python": pair.python,
                     "agree": pair.agree, "differences": pair.differences})
-    return out
+    return out, left_out
 
 
 def run(args: argparse.Namespace) -> int:
     if args.depth is not None and args.depth < 0:
         raise ValueError("--depth must be 0 or more")
     tree = _common.load_tree(args.file)
-    table = rows(tree, args.alpha, args.beta, args.depth)
+    table, left_out = rows(tree, args.alpha, args.beta, args.depth)
     failed = sum(not r["agree"] for r in table)
     if args.json:
         _common.print_json({"algorithms": [
             {"algorithm": r["algorithm"], "prolog": r["prolog"].to_json(),
              "python": r["python"].to_json(), "agree": r["agree"]} for r in table]})
         return 1 if failed else 0
-    _print_table(args, tree, table)
+    _print_table(args, tree, table, left_out)
     return 1 if failed else 0
 
 
-def _print_table(args, tree, table) -> None:
+def _left_out(left_out: list[tuple[str, str]]) -> list[str]:
+    """The algorithms left out, grouped by why: the reason names the
+    algorithm, so it is said once with the first name in it."""
+    groups: dict[str, list[str]] = {}
+    for name, why in left_out:
+        groups.setdefault(why.replace(name, "{}"), []).append(name)
+    lines = []
+    for why, names in groups.items():
+        lines.append(f"left out: {', '.join(names)}: " + why.replace("{}", names[0] if len(names) == 1
+                                                                     else "each"))
+    return lines
+
+
+def _print_table(args, tree, table, left_out) -> None:
     from ..prolog.facts import number
     from ..text import printable
     window = window_text(args.alpha, args.beta)
@@ -99,3 +115,5 @@ def _print_table(args, tree, table) -> None:
             for d in r["differences"]:
                 print("  " + d.replace("\n", "\n  "))
     print("\nvalue and best are the Prolog engine's; leaves = static values read.")
+    for note in _left_out(left_out):
+        print(note)

@@ -16,9 +16,11 @@ same shapes, the same labels and the same legend:
   with ``α-cut`` or ``β-cut`` beside it, the nodes below faded.
 
 All sizes are multiples of one font size ``font`` (pixels), so a picture
-for a lecture hall is the same picture with ``font=18``.  Long leaf
-labels go on up to three staggered rows, the fewest that keep the picture
-within ``max_width`` pixels (a 16:9 slide is 1920 wide).
+for a lecture hall is the same picture with ``font=18``.  Leaf labels
+stay on one row, side by side (staggered rows are hard to pair with their
+leaves); when they do not fit within ``max_width`` pixels (a 16:9 slide
+is 1920 wide), the leaves get small shapes with their values under them,
+and their names go to a tooltip.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from .trace import Trace, _num
 from ..tree import Tree
 from .layout import layout
 
-__all__ = ["Edge", "Model", "Node", "model", "text_width", "window_text", "LEGEND"]
+__all__ = ["Edge", "Model", "Node", "model", "legend_items", "text_width", "window_text", "LEGEND"]
 
 GAP = 0.6     # the least space between two labels side by side, in font sizes
 
@@ -69,7 +71,6 @@ class Node:
     value: str = ""
     window: str = ""
     classes: list[str] = field(default_factory=list)
-    row: int = 0            # a leaf's label row (staggered)
     left: bool = False      # an inner node's labels go to its left (no room on its right)
 
 
@@ -121,7 +122,7 @@ class Model:
 
     def value_y(self, n: Node) -> float:
         if self.compact and n.leaf:
-            return self.size(n) + 1.15 * self.font + 1.2 * self.font * n.row
+            return self.size(n) + 1.15 * self.font
         return (0.55 if n.is_max else 0.2) * self.font
 
     def name_at(self, n: Node) -> tuple[float, float, str]:
@@ -129,7 +130,7 @@ class Model:
         window goes one line lower."""
         f = self.font
         if n.leaf:
-            return 0.0, self.size(n) + 1.2 * f + 2.5 * f * n.row, "middle"
+            return 0.0, self.size(n) + 1.2 * f, "middle"
         if n.left:
             return -self.r - 0.5 * f, -0.1 * f, "end"
         return self.r + 0.5 * f, -0.1 * f, "start"
@@ -153,15 +154,38 @@ LEGEND = {
     "min": "MIN to move",
     "labels": "value inside; name and [\u03b1, \u03b2] called with",
     "final": "value inside; name and final [\u03b1, \u03b2] (after newbounds)",
+    "visited": "called (blue fill)",
+    "current": "the node of this step (yellow fill)",
+    "open": "an open call (orange outline)",
     "best": "chosen line",
     "cut": "cut off (\u03b1-cut, \u03b2-cut)",
     "faded": "never searched",
+    "horizon": "beyond the depth limit",
     "compact": "a leaf: its value under it (point at it for its name)",
 }
 
 
-def _place(tree: Tree, pos, label: list[float], half: list[float], rows: list[int],
-           deepest: int, shape: list[float], f: float) -> tuple[list[float], list[bool]]:
+def legend_items(trace: Trace | None, windows: str = "called", compact: bool = False,
+                 stepping: bool = False) -> list[tuple[str, str]]:
+    """(kind, text) of every mark a picture of ``trace`` uses: with
+    ``stepping`` (a frame of the search, or the stepper) the current node
+    and the open calls too."""
+    items = [("max", LEGEND["max"]), ("min", LEGEND["min"]),
+             ("labels", LEGEND["final" if windows == "final" else "labels"])]
+    if trace is not None:
+        items.append(("visited", LEGEND["visited"]))
+        if stepping:
+            items += [("current", LEGEND["current"]), ("open", LEGEND["open"])]
+        items += [("best", LEGEND["best"]), ("cut", LEGEND["cut"]), ("faded", LEGEND["faded"])]
+        if trace.result.horizon:
+            items.append(("horizon", LEGEND["horizon"]))
+    if compact:
+        items.append(("compact", LEGEND["compact"]))
+    return items
+
+
+def _place(tree: Tree, pos, label: list[float], half: list[float], shape: list[float],
+           f: float) -> tuple[list[float], list[bool]]:
     """Each node's x (pixels from an arbitrary origin) and whether its
     labels go to its left.  Leaves start a shape apart; wherever two
     things on one line (the shapes and beside-labels of a level, a row of
@@ -181,7 +205,7 @@ def _place(tree: Tree, pos, label: list[float], half: list[float], rows: list[in
     for i, (x, d) in enumerate(pos):
         lines.setdefault(("shape", d), []).append(i)
         if not tree.kids[i]:
-            lines.setdefault(("label", d, rows[i] if d == deepest else 0), []).append(i)
+            lines.setdefault(("label", d), []).append(i)
     for ids in lines.values():
         ids.sort(key=lambda i: pos[i][0])
     leafx = [j * 2.2 * shape[leaf] for j, leaf in enumerate(order)]
@@ -276,12 +300,12 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
         values = {n: v for n, v in zip(tree.names, tree.values) if v is not None}
 
     pos = layout(tree)
-    deepest = max(d for _, d in pos)
     texts = [max(text_width(n, f), text_width(window_text(all_wins.get(n)), f)) for n in tree.names]
     label = [r + 0.5 * f + t for t in texts]   # an inner node's labels beside it
-    leaves_low = [i for i, ks in enumerate(tree.kids) if not ks and pos[i][1] == deepest]
     choice = None
-    for k, compact in ((1, False), (2, False), (3, False), (1, True), (2, True)):
+    # leaf labels on one row, never staggered: full names when they fit
+    # max_width, else the compact leaves (values under small shapes)
+    for compact in (False, True):
         if compact:  # leaves: a small shape with the value under it
             shape = [0.5 * f + 0.25 * f if not ks else r + 0.25 * f for ks in tree.kids]
             half = [text_width(_num(v), f, bold=True) / 2 if v is not None else 0.0
@@ -289,20 +313,17 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
         else:
             shape = [r + 0.25 * f] * len(tree)
             half = [t / 2 for t in texts]              # a leaf's labels under it
-        rows = [0] * len(tree)
-        for j, i in enumerate(leaves_low):
-            rows[i] = j % k
-        xs, sides = _place(tree, pos, label, half, rows, deepest, shape, f)
+        xs, sides = _place(tree, pos, label, half, shape, f)
         lefts = [x - (label[i] if sides[i] else max(shape[i], 0 if tree.kids[i] else half[i]))
                  for i, x in enumerate(xs)]
         rights = [x + (shape[i] if sides[i] else max(shape[i], half[i]) if not tree.kids[i]
                        else label[i]) for i, x in enumerate(xs)]
         width = max(rights) - min(lefts)
         if choice is None or width < choice[0] - f:
-            choice = (width, xs, rows, sides, min(lefts), compact)
+            choice = (width, xs, sides, min(lefts), compact)
         if max_width is None or width + 2.4 * f <= max_width:
             break
-    width, xs, rows, sides, left, compact = choice  # type: ignore[misc]
+    width, xs, sides, left, compact = choice  # type: ignore[misc]
     margin = 1.2 * f
     dy = 6.2 * f
     top = margin + r + 0.2 * f + (2.0 * f if title else 0)
@@ -319,7 +340,7 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
                 cls.append(flag)
         nodes.append(Node(name, margin - left + xs[i], top + d * dy, tree.is_max_id(i),
                           not tree.kids[i], _num(values[name]) if name in values else "",
-                          window_text(wins.get(name)), cls, rows[i], sides[i]))
+                          window_text(wins.get(name)), cls, sides[i]))
     if compact:
         for n in nodes:
             if n.leaf:
@@ -362,12 +383,7 @@ def model(tree: Tree, trace: Trace | None = None, *, final: bool = True, windows
         width = max(width, text_width(title, 1.4 * f, bold=True) + 2 * margin)
     y = bottom + 0.6 * f
     if legend:
-        items = [("max", LEGEND["max"]), ("min", LEGEND["min"]),
-                 ("labels", LEGEND["final" if windows == "final" else "labels"])]
-        if trace is not None:
-            items += [("best", LEGEND["best"]), ("cut", LEGEND["cut"]), ("faded", LEGEND["faded"])]
-        if compact:
-            items.append(("compact", LEGEND["compact"]))
+        items = legend_items(trace, windows, compact, stepping=step is not None)
         room = max(width - 2 * margin, 36 * f)
         x = 0.0
         y += f

@@ -111,7 +111,7 @@ def write(m: Model, element_id: str = "") -> str:
     if m.legend:
         out.append('<g class="legend">')
         for kind, text, x, y in m.legend:
-            out.append(_legend_mark(m, kind, x, y))
+            out.append(legend_mark(m, kind, x, y))
             out.append(f'<text x="{x + 2.2 * f:.1f}" y="{y + 0.35 * f:.1f}">{escape(text)}</text>')
         out.append("</g>")
     if m.caption:
@@ -121,7 +121,24 @@ def write(m: Model, element_id: str = "") -> str:
     return "\n".join(out)
 
 
-def _legend_mark(m: Model, kind: str, x: float, y: float) -> str:
+# the shapes of the stylesheet's node states, for the legend
+_MARKS = {
+    "visited": lambda f: f"fill:#dbe8ff;stroke:#1a3f8f;stroke-width:{0.13 * f:.2f}",
+    "current": lambda f: f"fill:#ffd200;stroke:#000;stroke-width:{0.25 * f:.1f}",
+    "open": lambda f: f"fill:#fff;stroke:#a04000;stroke-width:{0.22 * f:.1f}",
+    "guess": lambda f: f"fill:#f7c6e0;stroke:#80004a;stroke-width:{0.25 * f:.1f}",
+    "quiz-right": lambda f: f"fill:#b8ecb8;stroke:#0a5a0a;stroke-width:{0.25 * f:.1f}",
+    "quiz-wrong": lambda f: (f"fill:#ffb3b3;stroke:#7a0000;stroke-width:{0.25 * f:.1f};"
+                             f"stroke-dasharray:{0.2 * f:.1f} {0.15 * f:.1f}"),
+    "quiz-missed": lambda f: (f"fill:#fff;stroke:#6a0080;stroke-width:{0.3 * f:.1f};"
+                              f"stroke-dasharray:{0.1 * f:.1f} {0.2 * f:.1f}"),
+    "horizon": lambda f: (f"fill:#fff;stroke:#666;stroke-dasharray:{0.1 * f:.1f} {0.3 * f:.1f};"
+                          f"stroke-width:{0.13 * f:.2f}"),
+}
+
+
+def legend_mark(m: Model, kind: str, x: float, y: float) -> str:
+    """The SVG mark of a legend item ``kind`` at (x, y), as the picture draws it."""
     f = m.font
     cx = x + 0.8 * f
     small = [(cx + px * 0.55, y + py * 0.55) for px, py in m.triangle(kind != "min")]
@@ -141,6 +158,8 @@ def _legend_mark(m: Model, kind: str, x: float, y: float) -> str:
     if kind == "cut":
         return (f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 1.7 * f:.1f}" y2="{y:.1f}" '
                 f'style="stroke:#b00;stroke-width:{0.11 * f:.2f};stroke-dasharray:{0.45 * f:.1f} {0.35 * f:.1f}"/>')
+    if kind in _MARKS:
+        return f'<polygon points="{_points(small)}" style="{_MARKS[kind](f)}"/>'
     return (f'<polygon points="{_points(small)}" '
             f'style="fill:#fff;stroke:#333;stroke-width:{0.13 * f:.2f};opacity:0.35"/>')
 

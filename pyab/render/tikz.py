@@ -28,6 +28,8 @@ _COLOURS = r"""\definecolor{pyabbest}{RGB}{7,96,58}
 \definecolor{pyabcut}{RGB}{187,0,0}
 \definecolor{pyabwin}{RGB}{11,61,145}
 \definecolor{pyabseen}{RGB}{219,232,255}
+\definecolor{pyabnow}{RGB}{255,210,0}
+\definecolor{pyabopen}{RGB}{160,64,0}
 """
 
 
@@ -62,6 +64,10 @@ def write(m: Model) -> str:
         style = ["line width=%.1fpt" % (0.13 * f), "draw=black!80", "fill=white"]
         if "visited" in n.classes:
             style[-1] = "fill=pyabseen"
+        if "open" in n.classes:
+            style[0], style[1] = "line width=%.1fpt" % (0.22 * f), "draw=pyabopen"
+        if "current" in n.classes:
+            style = ["line width=%.1fpt" % (0.25 * f), "draw=black", "fill=pyabnow"]
         if "best" in n.classes:
             style[0], style[1] = "line width=%.1fpt" % (0.3 * f), "draw=pyabbest"
         if n.name in faded:
@@ -91,6 +97,13 @@ def write(m: Model) -> str:
             pts = " -- ".join(_p(cx + px * 0.55, y + py * 0.55) for px, py in m.triangle(kind != "min"))
             op = ", opacity=0.35" if kind == "faded" else ""
             out.append(f"\\draw[line width={0.13 * f:.1f}pt{op}] {pts} -- cycle;")
+        elif kind in ("visited", "current", "open", "horizon"):
+            pts = " -- ".join(_p(cx + px * 0.55, y + py * 0.55) for px, py in m.triangle(True))
+            look = {"visited": f"line width={0.13 * f:.1f}pt, fill=pyabseen",
+                    "current": f"line width={0.25 * f:.1f}pt, fill=pyabnow",
+                    "open": f"line width={0.22 * f:.1f}pt, draw=pyabopen",
+                    "horizon": f"line width={0.13 * f:.1f}pt, draw=black!60, densely dotted"}[kind]
+            out.append(f"\\draw[{look}] {pts} -- cycle;")
         elif kind == "best":
             out.append(f"\\draw[line width={0.36 * f:.1f}pt, draw=pyabbest] {_p(x, y)} -- {_p(x + 1.7 * f, y)};")
         elif kind == "cut":

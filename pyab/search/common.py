@@ -39,6 +39,7 @@ from itertools import chain, filterfalse
 from operator import itemgetter
 from typing import Any, Callable, Hashable, Sequence
 
+from ..errors import NoStaticValue
 from ..result import Result
 from ..tree import Number, Tree
 
@@ -115,7 +116,7 @@ class Recorder:
             leaf(node)
             value = value_of(node)
             if value is None:
-                raise ValueError(f"node {tree.name_of(node)!r} has no static value")
+                raise NoStaticValue(tree.name_of(node))
             if observe:
                 observe("leaf", node, value)
             return value
