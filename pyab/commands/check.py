@@ -339,6 +339,8 @@ def _parallel(args: argparse.Namespace, options) -> list[int]:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    from ..referee.supervise import worker_start, workers_die_with_us
+
     jobs = args.jobs
     settings = {k: v for k, v in vars(args).items() if k != "run"}
     if getattr(args, "scheduler", None):  # one share per worker thread of the cluster
@@ -347,9 +349,9 @@ def _parallel(args: argparse.Namespace, options) -> list[int]:
                           lambda n: [(settings, options, share, n) for share in range(n)])
         return _merge(found, args)
     ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start,
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=worker_start,
                                initargs=(os.getpid(),))
-    with _workers_die_with_us(pool):
+    with workers_die_with_us(pool):
         try:
             found = list(pool.map(_check_share, [settings] * jobs, [options] * jobs,
                                   range(jobs), [jobs] * jobs))
@@ -370,74 +372,13 @@ def _merge(found: list[list[int]], args: argparse.Namespace) -> list[int]:
     return bad if args.keep_going else bad[:1]
 
 
-class _workers_die_with_us:
-    """Whatever ends the --jobs run (an answer, an error, Ctrl-C, SIGTERM to
-    pyab), the workers end with it, each killing its program's child: they
-    are sent SIGTERM, then SIGKILL, and none is left behind."""
-
-    def __init__(self, pool) -> None:
-        self.pool = pool
-
-    def __enter__(self):
-        import signal
-        import threading
-
-        from ..referee.child import on_sigterm
-        self.old = None
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGTERM, on_sigterm(self.stop))
-        return self
-
-    def stop(self) -> None:
-        procs = list(getattr(self.pool, "_processes", {}).values())
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=1.0)
-            if p.is_alive():
-                p.kill()
-                p.join(timeout=1.0)
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-    def __exit__(self, exc_type, *rest) -> None:
-        import signal
-        if exc_type is None:
-            self.pool.shutdown(wait=True)
-        else:
-            self.stop()
-        if self.old is not None:
-            signal.signal(signal.SIGTERM, self.old)
-
-
-def _worker_start(parent: int) -> None:
-    """In a --jobs worker: die with the parent (Linux), and end the
-    program's child cleanly on SIGTERM."""
-    import os
-    import signal
-
-    from ..referee.child import die_with_parent
-    die_with_parent()
-    if os.getppid() != parent:  # the parent died before we asked
-        os._exit(1)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
-
-    def on_term(signum, frame):
-        if _WORKER_ROUTE:
-            _WORKER_ROUTE[0].close()  # the program's child ends with us
-        os._exit(143)
-    signal.signal(signal.SIGTERM, on_term)
-
-
-_WORKER_ROUTE: list = []  # in a --jobs worker: its program under test, if any
-
-
 def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     """In a worker: check trees share+1, share+1+jobs, ...; the numbers of
     those that did not agree (with a program under test: disagreed or
     failed; the main process judges them again and reports)."""
     from ..errors import Error
     from ..referee.checking import random_cases, with_next
+    from ..referee.supervise import WORKER_ROUTE
     args = argparse.Namespace(**settings)
     yours = args.program or args.python or args.exec
     bad: list[int] = []
@@ -445,7 +386,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     if yours:
         from ..referee.verdict import judge
         route = _route(args)
-        _WORKER_ROUTE[:] = [route]
+        WORKER_ROUTE[:] = [route]
     mine = (case for case in random_cases(options, "full" if args.interface == "aima" else None)
             if (case.number - 1) % jobs == share)
     try:
@@ -469,4 +410,4 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     finally:
         if route is not None:
             route.close()
-            _WORKER_ROUTE.clear()
+            WORKER_ROUTE.clear()

@@ -27,9 +27,9 @@ signal nor trace pyab; pyab makes itself non-dumpable (``PR_SET_DUMPABLE``
 it or open its ``/proc`` files; the child inherits no descriptor but the
 three pipes; and a wall-clock limit bounds the whole run, not just a search.
 
-This module is also where pyab's other processes are supervised:
-:func:`die_with_parent` (``PR_SET_PDEATHSIG``) and :func:`on_sigterm` serve
-the ``--jobs`` workers as well.
+The supervision that serves pyab's other processes as well (the death
+signal, SIGTERM, orphans, the ``--jobs`` workers) is in
+:mod:`~pyab.referee.supervise`.
 
 Everything the child does wrong ends as :class:`pyab.errors.ProgramError`
 (exit code 3) with a one-line reason and the captured output.
@@ -52,6 +52,7 @@ from typing import Any
 
 from ..errors import ProgramError
 from . import placement
+from .supervise import MARK as _MARK, _prctl, die_with_parent, on_sigterm, reap_orphans
 
 __all__ = ["CAP", "Child", "die_with_parent", "escape", "kill_all", "on_sigterm"]
 
@@ -98,22 +99,6 @@ class _Capped:
     def text(self) -> str:
         s = self.data.decode("utf-8", "replace")
         return s + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
-
-
-def _prctl(option: int, value: int) -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
-    except Exception:  # pragma: no cover - no libc prctl
-        return False
-
-
-def die_with_parent() -> None:
-    """This process gets SIGKILL when the one that started it dies, even by
-    SIGKILL (Linux ``PR_SET_PDEATHSIG``): a program's child, a --jobs worker."""
-    _prctl(1, signal.SIGKILL)
 
 
 def _limits(memory_mb: int | None, cpu_seconds: int | None, nproc: int | None,
@@ -216,7 +201,7 @@ class Child:
             if nproc is not None and sys.platform.startswith("linux"):
                 nproc += _tasks_of(extra.get("user", os.getuid()))
         env = dict(os.environ if env is None else env)
-        env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
+        env[_MARK] = str(os.getpid())  # inherited by what the child starts: see supervise.reap_orphans
         # The child inherits this thread's CPU (placement.py); a child asked
         # once a search (pyab's Prolog child) works best beside pyab instead.
         self._placed = placement.share_cpu(self) if share_cpu else placement.Placement(None, None)
@@ -439,7 +424,7 @@ class Child:
             except OSError:
                 pass
         _killpg(self.pgid)  # anything the group started while we reaped
-        _reap_orphans(self.pgid)  # a sandbox's namespace ends with its first process, reaped here
+        reap_orphans(self.pgid, _live_pids())  # a sandbox's namespace ends with its first process, reaped here
         with _LIVE_LOCK:
             _LIVE.discard(self)
         self._placed.release()  # the parent thread's CPU mask back, once no child holds it
@@ -512,57 +497,9 @@ def _killpg(pgid: int) -> None:
         pass
 
 
-_MARK = "PYAB_CHILD_OF"
-
-
-def _reap_orphans(pgid: int) -> None:
-    """Kill and reap processes handed back to pyab as orphans (see
-    :func:`_become_subreaper`) that came from a program under test: those
-    still in the child's process group ``pgid`` (killed with it, now
-    zombies), and those that left it (``setsid``) but carry the environment
-    mark every child passes on.  pyab's other subprocesses are left alone."""
-    if not sys.platform.startswith("linux"):
-        return
-    me, my_sid = os.getpid(), os.getsid(0)
-    mark = f"{_MARK}={me}".encode()
+def _live_pids() -> set[int]:
     with _LIVE_LOCK:
-        known = {c.proc.pid for c in _LIVE}
-    quiet = 0
-    while quiet < 3:  # orphans arrive as their parents die: look a few times
-        found = False
-        for pid in _children(me) - known:
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-                group, session = int(fields[2]), int(fields[3])
-                if group != pgid:
-                    if session == my_sid:
-                        continue  # pyab's own helpers (e.g. --jobs workers)
-                    with open(f"/proc/{pid}/environ", "rb") as f:
-                        if mark not in f.read().split(b"\0"):
-                            continue  # not started by a program under test
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                found = True
-            except (OSError, ValueError, IndexError):
-                pass
-        quiet = 0 if found else quiet + 1
-        time.sleep(0.005)
-
-
-def _children(pid: int) -> set[int]:
-    out: set[int] = set()
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                out.update(map(int, f.read().split()))
-        except OSError:
-            pass
-    return out
+        return {c.proc.pid for c in _LIVE}
 
 
 def kill_all() -> None:
@@ -588,16 +525,6 @@ def _install_handlers() -> None:
         old = signal.getsignal(signal.SIGTERM)
         if old in (signal.SIG_DFL, None):
             signal.signal(signal.SIGTERM, _on_sigterm)
-
-
-def on_sigterm(cleanup: Any) -> Any:
-    """A SIGTERM handler that runs ``cleanup()`` and then lets the default
-    action end the process (its exit status says SIGTERM, as without it)."""
-    def handler(signum: int, frame: Any) -> None:
-        cleanup()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
-    return handler
 
 
 _on_sigterm = on_sigterm(kill_all)

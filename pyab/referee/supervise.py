@@ -1,0 +1,153 @@
+"""Supervising pyab's own processes: a program's child and the ``--jobs``
+workers die with pyab (``PR_SET_PDEATHSIG``), SIGTERM ends them cleanly,
+and orphans handed back to pyab are killed and reaped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from typing import Any
+
+__all__ = ["MARK", "WORKER_ROUTE", "die_with_parent", "on_sigterm", "reap_orphans",
+           "worker_start", "workers_die_with_us"]
+
+
+def _prctl(option: int, value: int) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except Exception:  # pragma: no cover - no libc prctl
+        return False
+
+
+def die_with_parent() -> None:
+    """This process gets SIGKILL when the one that started it dies, even by
+    SIGKILL (Linux ``PR_SET_PDEATHSIG``): a program's child, a --jobs worker."""
+    _prctl(1, signal.SIGKILL)
+
+
+MARK = "PYAB_CHILD_OF"  # in the environment of every program under test: its parent pyab
+
+
+def reap_orphans(pgid: int, known: set[int]) -> None:
+    """Kill and reap processes handed back to pyab as orphans (see
+    :func:`pyab.referee.child._become_subreaper`) that came from a program under test: those
+    still in the child's process group ``pgid`` (killed with it, now
+    zombies), and those that left it (``setsid``) but carry the environment
+    mark every child passes on.  pyab's other subprocesses are left alone,
+    and so are ``known`` (live children)."""
+    if not sys.platform.startswith("linux"):
+        return
+    me, my_sid = os.getpid(), os.getsid(0)
+    mark = f"{MARK}={me}".encode()
+    quiet = 0
+    while quiet < 3:  # orphans arrive as their parents die: look a few times
+        found = False
+        for pid in _children(me) - known:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                group, session = int(fields[2]), int(fields[3])
+                if group != pgid:
+                    if session == my_sid:
+                        continue  # pyab's own helpers (e.g. --jobs workers)
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        if mark not in f.read().split(b"\0"):
+                            continue  # not started by a program under test
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                found = True
+            except (OSError, ValueError, IndexError):
+                pass
+        quiet = 0 if found else quiet + 1
+        time.sleep(0.005)
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out.update(map(int, f.read().split()))
+        except OSError:
+            pass
+    return out
+
+
+def on_sigterm(cleanup: Any) -> Any:
+    """A SIGTERM handler that runs ``cleanup()`` and then lets the default
+    action end the process (its exit status says SIGTERM, as without it)."""
+    def handler(signum: int, frame: Any) -> None:
+        cleanup()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+    return handler
+
+
+
+class workers_die_with_us:
+    """Whatever ends the --jobs run (an answer, an error, Ctrl-C, SIGTERM to
+    pyab), the workers end with it, each killing its program's child: they
+    are sent SIGTERM, then SIGKILL, and none is left behind."""
+
+    def __init__(self, pool) -> None:
+        self.pool = pool
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, on_sigterm(self.stop))
+        return self
+
+    def stop(self) -> None:
+        procs = list(getattr(self.pool, "_processes", {}).values())
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=1.0)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=1.0)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def __exit__(self, exc_type, *rest) -> None:
+        import signal
+        if exc_type is None:
+            self.pool.shutdown(wait=True)
+        else:
+            self.stop()
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+
+def worker_start(parent: int) -> None:
+    """In a --jobs worker: die with the parent (Linux), and end the
+    program's child cleanly on SIGTERM."""
+    import os
+    import signal
+
+    die_with_parent()
+    if os.getppid() != parent:  # the parent died before we asked
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
+
+    def on_term(signum, frame):
+        if WORKER_ROUTE:
+            WORKER_ROUTE[0].close()  # the program's child ends with us
+        os._exit(143)
+    signal.signal(signal.SIGTERM, on_term)
+
+
+WORKER_ROUTE: list = []  # in a --jobs worker: its program under test, if any
