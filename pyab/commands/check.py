@@ -118,6 +118,10 @@ program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
                    help="an existing folder where a disagreeing tree is saved (default .); "
                         "a name another run used gets -2, -3, ...")
     _common.add_program(p)
+    p.add_argument("--submission", metavar="DIR",
+                   help="with --exec --untrusted: the submission's folder, all the command sees "
+                        "(default: the folder of the command's program file; never the current "
+                        "folder)")
     p.add_argument("--compare", type=_compare, default=None, metavar="WHAT[,WHAT]",
                    help="with --python/--exec/--program: what must agree, one or a comma-separated "
                         f"list of {', '.join(COMPARE)}: all (default: value, best move, leaves, "
@@ -156,7 +160,8 @@ def _route(args: argparse.Namespace):
     from ..referee import open_route
     return open_route(program=args.program, python=args.python, exec=args.exec,
                       interface=args.interface, untrusted=args.untrusted, timeout=args.timeout,
-                      memory_mb=args.memory, algorithm=args.algorithm)
+                      memory_mb=args.memory, algorithm=args.algorithm,
+                      submission=getattr(args, "submission", None))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -334,12 +339,9 @@ def _parallel(args: argparse.Namespace, options) -> list[int]:
     child, rebuilds the whole sequence from the seed (cheap next to
     solving) and checks every ``jobs``-th tree, so the trees and the
     verdict are those of one process."""
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from ..referee.supervise import worker_start, workers_die_with_us
+    from ..referee.supervise import Pool
 
     jobs = args.jobs
     settings = {k: v for k, v in vars(args).items() if k != "run"}
@@ -348,23 +350,21 @@ def _parallel(args: argparse.Namespace, options) -> list[int]:
         found = run_tasks(args.scheduler, _check_share,
                           lambda n: [(settings, options, share, n) for share in range(n)])
         return _merge(found, args)
-    ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=worker_start,
-                               initargs=(os.getpid(),))
-    with workers_die_with_us(pool):
-        try:
-            found = list(pool.map(_check_share, [settings] * jobs, [options] * jobs,
-                                  range(jobs), [jobs] * jobs))
-        except BrokenProcessPool:
-            codes = [p.exitcode for p in list(getattr(pool, "_processes", {}).values())]
-            how = next((f" (killed by signal {-c})" for c in codes if c is not None and c < 0), "")
-            reason = f"a --jobs worker process died{how}; no verdict"
-            if args.program or args.python or args.exec:
-                from ..errors import ProgramError
-                raise ProgramError(reason, "crash") from None
-            from ..errors import Error
-            raise Error(reason) from None
-    return _merge(found, args)
+    shares: list = [[] for _ in range(jobs)]
+    with Pool(jobs, retries=0) as pool:  # a dead worker: no verdict
+        for share, bad, err in pool.each(_check_share, [(settings, options, share, jobs)
+                                                        for share in range(jobs)]):
+            if isinstance(err, BrokenProcessPool):
+                reason = "a --jobs worker process died; no verdict"
+                if args.program or args.python or args.exec:
+                    from ..errors import ProgramError
+                    raise ProgramError(reason, "crash") from None
+                from ..errors import Error
+                raise Error(reason) from None
+            if err is not None:
+                raise err
+            shares[share] = bad
+    return _merge(shares, args)
 
 
 def _merge(found: list[list[int]], args: argparse.Namespace) -> list[int]:

@@ -192,8 +192,9 @@ class Report:
 
     @property
     def exit(self) -> int:
-        """The worst: 2 bad input, 1 a disagreement, 0 all agree."""
-        return 2 if self.refused else 1 if self.disagreements else 0
+        """The worst: 2 bad input (or nothing checked), 1 a disagreement,
+        0 all agree."""
+        return 2 if self.refused or not self.checked else 1 if self.disagreements else 0
 
     @property
     def reference(self) -> str:

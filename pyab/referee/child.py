@@ -52,9 +52,9 @@ from typing import Any
 
 from ..errors import ProgramError
 from . import placement
-from .supervise import MARK as _MARK, _prctl, die_with_parent, on_sigterm, reap_orphans
+from .supervise import CLEANUPS, MARK as _MARK, _prctl, die_with_parent, on_sigterm, reap_orphans
 
-__all__ = ["CAP", "Child", "die_with_parent", "escape", "kill_all", "on_sigterm"]
+__all__ = ["CAP", "Child", "close_all", "die_with_parent", "escape", "kill_all", "on_sigterm"]
 
 CAP = 64 * 1024          # bytes of stderr / junk stdout kept (the rest counted, not kept)
 MAX_LINE = 16 * 1024 * 1024  # a single protocol line longer than this is junk
@@ -65,22 +65,10 @@ _LIVE_LOCK = threading.Lock()
 
 
 def escape(text: str, limit: int = 2000) -> str:
-    """``text`` safe for a terminal: control characters (escape sequences,
-    NUL, carriage returns...) shown as ``\\x1b``-style escapes, newlines and
-    tabs kept, at most ``limit`` characters."""
-    out = []
-    for ch in text[:limit]:
-        o = ord(ch)
-        if ch in "\n\t":
-            out.append(ch)
-        elif o < 32 or 127 <= o < 160 or o in (0x2028, 0x2029) or 0x202A <= o <= 0x202E \
-                or 0x2066 <= o <= 0x2069:
-            out.append(f"\\x{o:02x}" if o < 256 else f"\\u{o:04x}")
-        else:
-            out.append(ch)
-    if len(text) > limit:
-        out.append(f"... ({len(text) - limit} more characters)")
-    return "".join(out)
+    """``text`` safe for a terminal (:func:`pyab.text.printable_lines`),
+    at most ``limit`` characters."""
+    from ..text import capped, printable_lines
+    return printable_lines(capped(text, limit))
 
 
 class _Capped:
@@ -502,6 +490,14 @@ def _live_pids() -> set[int]:
         return {c.proc.pid for c in _LIVE}
 
 
+def close_all() -> None:
+    """Close every live child (killed, reaped, its sandbox copy removed)."""
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        child.close()
+
+
 def kill_all() -> None:
     """Kill every live child's process group (at exit, on SIGTERM)."""
     with _LIVE_LOCK:
@@ -528,3 +524,4 @@ def _install_handlers() -> None:
 
 
 _on_sigterm = on_sigterm(kill_all)
+CLEANUPS.append(close_all)

@@ -1,6 +1,13 @@
 """Supervising pyab's own processes: a program's child and the ``--jobs``
 workers die with pyab (``PR_SET_PDEATHSIG``), SIGTERM ends them cleanly,
-and orphans handed back to pyab are killed and reaped."""
+and orphans handed back to pyab are killed and reaped.
+
+:class:`Pool` is the one process pool of pyab (``check --jobs``, ``grade
+--jobs``): spawned workers that die with pyab, close their programs'
+children on SIGTERM (each child's sandbox copy removed), and are ended
+(SIGTERM, then SIGKILL) however the pool's block is left; a worker that
+dies takes only its own call with it (the others are run again on a new
+worker)."""
 
 from __future__ import annotations
 
@@ -10,8 +17,8 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["MARK", "WORKER_ROUTE", "die_with_parent", "on_sigterm", "reap_orphans",
-           "worker_start", "workers_die_with_us"]
+__all__ = ["CLEANUPS", "MARK", "Pool", "Terminated", "WORKER_ROUTE", "die_with_parent",
+           "on_sigterm", "raise_on_sigterm", "reap_orphans", "worker_start", "workers_die_with_us"]
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -51,8 +58,10 @@ def reap_orphans(pgid: int, known: set[int]) -> None:
             try:
                 with open(f"/proc/{pid}/stat", "rb") as f:
                     fields = f.read().rsplit(b")", 1)[1].split()
-                group, session = int(fields[2]), int(fields[3])
-                if group != pgid:
+                state, group, session = fields[0], int(fields[2]), int(fields[3])
+                if group != pgid and not (state == b"Z" and session != my_sid):
+                    # A zombie of another session was handed back (the sandbox's inner
+                    # bwrap, after setsid): its environment is gone, reap it anyway.
                     if session == my_sid:
                         continue  # pyab's own helpers (e.g. --jobs workers)
                     with open(f"/proc/{pid}/environ", "rb") as f:
@@ -98,15 +107,15 @@ class workers_die_with_us:
     pyab), the workers end with it, each killing its program's child: they
     are sent SIGTERM, then SIGKILL, and none is left behind."""
 
-    def __init__(self, pool) -> None:
-        self.pool = pool
+    def __init__(self, pool, die_on_sigterm: bool = True) -> None:
+        self.pool, self.die_on_sigterm = pool, die_on_sigterm
 
     def __enter__(self):
         import signal
         import threading
 
         self.old = None
-        if threading.current_thread() is threading.main_thread():
+        if self.die_on_sigterm and threading.current_thread() is threading.main_thread():
             self.old = signal.signal(signal.SIGTERM, on_sigterm(self.stop))
         return self
 
@@ -116,7 +125,7 @@ class workers_die_with_us:
             if p.is_alive():
                 p.terminate()
         for p in procs:
-            p.join(timeout=1.0)
+            p.join(timeout=3.0)  # each closes its child and removes its sandbox copy
             if p.is_alive():
                 p.kill()
                 p.join(timeout=1.0)
@@ -146,8 +155,88 @@ def worker_start(parent: int) -> None:
     def on_term(signum, frame):
         if WORKER_ROUTE:
             WORKER_ROUTE[0].close()  # the program's child ends with us
+        for cleanup in CLEANUPS:
+            cleanup()  # every child closed, its sandbox copy removed
         os._exit(143)
     signal.signal(signal.SIGTERM, on_term)
 
 
 WORKER_ROUTE: list = []  # in a --jobs worker: its program under test, if any
+CLEANUPS: list = []  # what a worker runs on SIGTERM (child.py adds: close every child)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread (:func:`raise_on_sigterm`) so that
+    a run unwinds like Ctrl-C: children closed, finished work kept."""
+
+
+def raise_on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+class Pool:
+    """``jobs`` supervised worker processes (see the module docstring).
+
+        with Pool(2) as pool:
+            for i, result, error in pool.each(fn, [(a,), (b,)]):
+                ...
+
+    ``die_on_sigterm`` True: SIGTERM to pyab ends the workers, then pyab
+    (check); False: the caller handles SIGTERM (grade raises
+    :class:`Terminated`), and the pool's block ends the workers."""
+
+    def __init__(self, jobs: int, die_on_sigterm: bool = True, retries: int = 1) -> None:
+        # retries: how often a call whose worker died is run again on a fresh worker
+        self.jobs, self.die_on_sigterm, self.retries = jobs, die_on_sigterm, retries
+        self._guard: Any = None
+
+    def _start(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
+        executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx,
+                                       initializer=worker_start, initargs=(os.getpid(),))
+        self._guard = workers_die_with_us(executor, self.die_on_sigterm).__enter__()
+
+    @property
+    def executor(self) -> Any:
+        return self._guard.pool
+
+    def __enter__(self) -> "Pool":
+        self._start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._guard.__exit__(*exc)
+
+    def each(self, fn: Any, calls: list[tuple]) -> Any:
+        """``(i, fn(*calls[i]), None)`` or ``(i, None, error)`` as each call
+        ends; a call whose worker died (and died again when run again) ends
+        with the error saying so."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+        tries = [0] * len(calls)
+        todo = list(range(len(calls)))
+        while todo:
+            futures = {self.executor.submit(fn, *calls[i]): i for i in todo}
+            todo = []
+            broken = False
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    i = futures[f]
+                    try:
+                        yield i, f.result(), None
+                    except BrokenProcessPool as err:
+                        broken = True
+                        tries[i] += 1
+                        if tries[i] > self.retries:
+                            yield i, None, err
+                        else:
+                            todo.append(i)
+                    except Exception as err:
+                        yield i, None, err
+            if broken:  # a new pool for what is left; the dead one is ended
+                self._guard.stop()
+                self._start()
