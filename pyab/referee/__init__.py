@@ -94,15 +94,22 @@ class _ChildRoute(Route):
 
     def _start(self) -> Any:
         from .child import Child
+        from .supervise import critical
         if self._child is None:
-            if self.untrusted:
-                from .sandbox import limits
-                argv, box = self._confine()
-                self._child = Child(argv, sandbox=box, **limits(self.timeout, self.memory_mb))
-            else:
-                self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb,
-                                    cwd=self.folder)
+            with critical():  # SIGTERM waits until the child (and its sandbox) is registered
+                self._child = self._new_child(Child)
         return self._child
+
+    def _new_child(self, Child: Any) -> Any:
+        if not self.untrusted:
+            return Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb, cwd=self.folder)
+        from .sandbox import limits
+        argv, box = self._confine()
+        try:
+            return Child(argv, sandbox=box, **limits(self.timeout, self.memory_mb))
+        except BaseException:
+            box.cleanup()  # Child removes it only once it owns it
+            raise
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None, agents=None):
         if self.interface == "cs188":

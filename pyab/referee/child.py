@@ -52,7 +52,7 @@ from typing import Any
 
 from ..errors import ProgramError
 from . import placement
-from .supervise import CLEANUPS, MARK as _MARK, _prctl, die_with_parent, on_sigterm, reap_orphans
+from .supervise import CLEANUPS, MARK as _MARK, critical, _prctl, die_with_parent, on_sigterm, reap_orphans
 
 __all__ = ["CAP", "Child", "close_all", "die_with_parent", "escape", "kill_all", "on_sigterm"]
 
@@ -394,11 +394,16 @@ class Child:
     def _error(self, reason: str, kind: str) -> ProgramError:
         return ProgramError(reason, kind, stdout=self.stdout_junk, stderr=self.stderr)
 
-    def close(self) -> None:
+    def close(self, again: bool = False) -> None:
         """Kill the child's whole process group (and any descendant that left
-        it and came back to pyab as an orphan), and reap."""
-        if self._closed:
+        it and came back to pyab as an orphan), and reap.  ``again``: even
+        when a close began already (SIGTERM may have cut it short)."""
+        if self._closed and not (again and self in _LIVE):
             return
+        with critical():
+            self._close()
+
+    def _close(self) -> None:
         self._closed = True
         _killpg(self.pgid)
         try:
@@ -413,12 +418,14 @@ class Child:
                 pass
         _killpg(self.pgid)  # anything the group started while we reaped
         reap_orphans(self.pgid, _live_pids())  # a sandbox's namespace ends with its first process, reaped here
-        with _LIVE_LOCK:
-            _LIVE.discard(self)
         self._placed.release()  # the parent thread's CPU mask back, once no child holds it
         if self.sandbox is not None:
-            _confined(-1)
             self.sandbox.cleanup()
+        with _LIVE_LOCK:  # last: a close cut short by SIGTERM is finished by close_all
+            was = self in _LIVE
+            _LIVE.discard(self)
+        if was and self.sandbox is not None:
+            _confined(-1)
 
     @property
     def alive(self) -> bool:
@@ -495,7 +502,7 @@ def close_all() -> None:
     with _LIVE_LOCK:
         children = list(_LIVE)
     for child in children:
-        child.close()
+        child.close(again=True)
 
 
 def kill_all() -> None:

@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["CLEANUPS", "MARK", "Pool", "Terminated", "WORKER_ROUTE", "die_with_parent",
+__all__ = ["CLEANUPS", "MARK", "Pool", "critical", "Terminated", "WORKER_ROUTE", "die_with_parent",
            "on_sigterm", "raise_on_sigterm", "reap_orphans", "worker_start", "workers_die_with_us"]
 
 
@@ -152,13 +152,51 @@ def worker_start(parent: int) -> None:
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
 
-    def on_term(signum, frame):
-        if WORKER_ROUTE:
-            WORKER_ROUTE[0].close()  # the program's child ends with us
-        for cleanup in CLEANUPS:
-            cleanup()  # every child closed, its sandbox copy removed
-        os._exit(143)
+    def on_term(signum: int, frame: Any) -> None:
+        if _CRITICAL[0]:  # a child being started or closed: once that is done
+            _CRITICAL[1] = on_term
+        elif _IN_CALL:  # unwind the call (its children closed on the way), then end
+            raise Terminated()
+        else:
+            _end_worker()
     signal.signal(signal.SIGTERM, on_term)
+
+
+def _end_worker() -> None:
+    if WORKER_ROUTE:
+        WORKER_ROUTE[0].close()  # the program's child ends with us
+    for cleanup in CLEANUPS:
+        cleanup()  # every child closed, its sandbox copy removed
+    os._exit(143)
+
+
+_IN_CALL: list = []  # in a worker: non-empty while a Pool call runs
+_CRITICAL: list = [0, None]  # [depth, the SIGTERM handler to run after it]
+
+
+class critical:
+    """A block SIGTERM does not cut short in a worker (a child and its
+    sandbox being started or closed): the signal takes effect after it."""
+
+    def __enter__(self) -> None:
+        _CRITICAL[0] += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        _CRITICAL[0] -= 1
+        if _CRITICAL[0] == 0 and _CRITICAL[1] is not None:
+            handler, _CRITICAL[1] = _CRITICAL[1], None
+            handler(signal.SIGTERM, None)
+
+
+def _call(fn: Any, *args: Any) -> Any:
+    """In a worker: ``fn(*args)``; SIGTERM during it unwinds it, then the worker ends."""
+    _IN_CALL.append(True)
+    try:
+        return fn(*args)
+    except Terminated:
+        _end_worker()
+    finally:
+        _IN_CALL.clear()
 
 
 WORKER_ROUTE: list = []  # in a --jobs worker: its program under test, if any
@@ -171,7 +209,12 @@ class Terminated(KeyboardInterrupt):
 
 
 def raise_on_sigterm(signum: int, frame: Any) -> None:
-    raise Terminated()
+    """The main process's SIGTERM handler while it grades (after a
+    :class:`critical` block, when one runs)."""
+    if _CRITICAL[0]:
+        _CRITICAL[1] = raise_on_sigterm
+    else:
+        raise Terminated()
 
 
 class Pool:
@@ -218,7 +261,7 @@ class Pool:
         tries = [0] * len(calls)
         todo = list(range(len(calls)))
         while todo:
-            futures = {self.executor.submit(fn, *calls[i]): i for i in todo}
+            futures = {self.executor.submit(_call, fn, *calls[i]): i for i in todo}
             todo = []
             broken = False
             pending = set(futures)
