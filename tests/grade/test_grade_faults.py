@@ -183,17 +183,27 @@ def test_grade_takes_untrusted_and_timeout(tmp_path):
 
 
 def test_scores_sum_to_the_total(tmp_path):
-    """Each test rounded once: the total is their sum (was 12.0834 against
-    tests summing to 12.0833)."""
-    suite = PYTHON.replace("points = 7", "points = 7.25").replace("points = 5", "points = 4.8333")
-    subs = _class(tmp_path, suite, {"bob": {"ab.py": WRONG}})
+    """Each test rounded once: the total is their sum (was 1 against three
+    tests of 0.3333, as 12.0834 against 12.0833 in a real class)."""
+    from conftest import ROOT, cs188_agent
+    cases = tmp_path / "q3"
+    cases.mkdir()
+    for stem in ("0-tied-root", "1-two-ghosts", "2-depth-limit"):
+        for suffix in (".test", ".solution"):
+            shutil.copy(ROOT / "tests" / "referee" / "cs188_tests" / (stem + suffix), cases)
+    suite = ('[grader]\nroute = "python"\nentry = "AlphaBetaAgent"\ninterface = "cs188"\n'
+             'algorithm = "strict-cut"\ntimeout = 10\n\n'
+             '[[tests]]\nname = "q3"\npoints = 1\ncs188 = "q3"\n')
+    (tmp_path / "suite.toml").write_text(suite)
+    (tmp_path / "alice").mkdir()
+    shutil.copy(cs188_agent("correct"), tmp_path / "alice" / "multiAgents.py")
     out = tmp_path / "out"
-    r = pyab_cli("grade", str(tmp_path / "suite.toml"), *subs, "--out", str(out))
+    r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(tmp_path / "alice"), "--out", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
-    res = json.loads((out / "bob" / "results.json").read_text())
-    assert 0 < res["score"] < 12.0833, res  # some trees failed
-    assert res["score"] == round(sum(t["score"] for t in res["tests"]), 4)
-    assert all(t["score"] == round(t["score"], 4) for t in res["tests"])
+    res = json.loads((out / "alice" / "results.json").read_text())
+    assert [t["score"] for t in res["tests"]] == [0.3333] * 3
+    assert res["score"] == 0.9999
+    assert _book(out)["alice"]["score"] == 0.9999
 
 
 def test_a_program_that_cannot_import_gets_one_short_message(tmp_path):
