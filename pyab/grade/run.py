@@ -16,7 +16,6 @@ it names no grader path and nothing of another submission.
 
 from __future__ import annotations
 
-import functools
 import math
 import shlex
 import time
@@ -36,7 +35,6 @@ __all__ = ["GroupResult", "Refused", "SubmissionResult", "TestResult", "grade_pa
 SHRINK_BUDGET = 400   # searches spent shrinking a group's first failure
 SHRINK_SECONDS = 30.0  # and at most about this long (a slow program costs its timeout a try)
 MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
-NO_SHRINK = ("limit", "refused")  # a timeout is shrunk too, within SHRINK_SECONDS
 DECIMALS = 4          # a test's score is rounded once, to this; the total is their sum
 
 
@@ -235,39 +233,6 @@ def _settings(suite: Suite, g: Group, algorithm: str) -> Any:
     return Settings(algorithm, g.depth, compare, g.agents)
 
 
-def _trees(suite: Suite, g: Group) -> list[tuple[str, Tree, Number, Number]]:
-    """(label, tree, alpha, beta) for a random or trees group: made (or
-    read) once a process and shared by every submission it grades."""
-    windows = "full" if suite.grader.interface in ("aima", "cs188") else g.windows
-    if g.trees:
-        files = tuple((f, *_stamp(f)) for f in g.trees)
-        return _tree_files(files)
-    return _random_trees(g.seed, g.random or 0, g.tree_depth, g.branching, g.values, g.ragged,
-                         g.agents, g.depth is not None, windows)
-
-
-def _stamp(path: str) -> tuple[int, int]:
-    st = Path(path).stat()
-    return st.st_mtime_ns, st.st_size
-
-
-@functools.lru_cache(maxsize=16)
-def _tree_files(files: tuple) -> list[tuple[str, Tree, Number, Number]]:
-    from ..dsl import load
-    return [(Path(f).name, load(f), -math.inf, math.inf) for f, *_ in files]
-
-
-@functools.lru_cache(maxsize=16)
-def _random_trees(seed: Any, n: int, depth: Any, branching: Any, values: Any, ragged: Any,
-                  agents: Any, inner_values: bool, windows: str) -> list[tuple[str, Tree, Number, Number]]:
-    from ..referee.checking import CheckOptions, random_cases  # the one maker of random cases
-    options = CheckOptions(random=n, seed=seed, tree_depth=depth, branching=branching,
-                           values=values, ragged=ragged, agents=agents, windows=windows,
-                           depth=0 if inner_values else None)
-    return [(f"random tree {c.number}", c.tree, c.alpha, c.beta) for c in random_cases(options)
-            if c.tree is not None]
-
-
 # Failures that come before any search, the same on every tree (a Python
 # file that fails to import, a Prolog file that fails to load, a command
 # that cannot start): the group stops at the first.
@@ -318,48 +283,63 @@ class _Routes:
         self.open.clear()
 
 
+class _CannotRun(Exception):
+    """The program fails before any search: the group ends at once."""
+
+    def __init__(self, verdict: Any) -> None:
+        self.verdict = verdict
+
+
+def _options(suite: Suite, g: Group, algorithm: str) -> Any:
+    """The referee's options for a random or trees group: every tree
+    judged (failures counted), the first failure shrunk within the
+    group's budget, nothing saved."""
+    from ..referee.checking import CheckOptions
+    settings = _settings(suite, g, algorithm)
+    return CheckOptions(
+        algorithm=algorithm, depth=g.depth, compare=settings.compare, agents=g.agents,
+        keep_going=True, save_dir=None, files=tuple(g.trees or ()),
+        random=None if g.trees else (g.random or 0), seed=g.seed, tree_depth=g.tree_depth,
+        branching=g.branching, values=g.values, ragged=g.ragged,
+        windows="full" if suite.grader.interface in ("aima", "cs188") else g.windows,
+        count_failures=True, shrink_budget=SHRINK_BUDGET, shrink_seconds=SHRINK_SECONDS)
+
+
 def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> GroupResult:
+    """A random or trees group, through the referee's own loop
+    (:func:`pyab.referee.checking.run`)."""
     from ..dsl import dump
+    from ..referee import checking
     from ..referee.report import _compared
-    from ..referee.shrink import shrink
-    from ..referee.checking import with_next
-    from ..referee.verdict import judge, reference_label
+    from ..referee.verdict import reference_label
     grader = suite.grader
     algorithm = g.algorithm or grader.algorithm
     route = routes.get(grader.entry, algorithm)
-    settings = _settings(suite, g, algorithm)
+    options = _options(suite, g, algorithm)
+    settings = options.settings
     ref_label = reference_label(algorithm, settings.compare)
-    passed = total = timeouts = 0
-    first: tuple[str, Any] | None = None  # (label, verdict)
-    stopped = ""
-    planned = len(g.trees) if g.trees else (g.random or 0)
-    for (label, tree, alpha, beta), upcoming in with_next(_trees(suite, g)):
-        if upcoming is not None:
-            route.ahead(*upcoming[1:], depth=settings.depth, agents=settings.agents)
-        total += 1
-        v = judge(route, tree, alpha, beta, settings)
-        if v.status == "agree":
-            passed += 1
-            continue
-        if first is None:
-            first = (label, v)
+    timeouts = 0
+
+    def stop(v: Any) -> str:
+        nonlocal timeouts
         err = v.error
         if err is not None and _cannot_run(err):
-            stopped = CANNOT_RUN
-            break
+            raise _CannotRun(v)
         timeouts += err is not None and err.kind == "timeout"
-        if timeouts >= MAX_TIMEOUTS:
-            stopped = f"{MAX_TIMEOUTS} searches timed out"
-            break
-    if first is not None and stopped == CANNOT_RUN:
-        return _cannot_run_group(g, first[1], program, route.label)
-    shrunk = None
-    if first is not None and first[1].kind not in NO_SHRINK:
-        # the last try and the re-check may each take a timeout: the group stays within the budget
-        seconds = SHRINK_SECONDS - (2 * (grader.timeout or 0) if first[1].kind == "timeout" else 0)
-        if seconds > 0:
-            shrunk = shrink(first[1], lambda t, a, b: judge(route, t, a, b, settings), "all",
-                            budget=SHRINK_BUDGET, seconds=seconds)
+        return f"{MAX_TIMEOUTS} searches timed out" if timeouts >= MAX_TIMEOUTS else ""
+
+    try:
+        report = checking.run(route, options, stop=stop, keep_open=True)
+    except _CannotRun as cannot:
+        return _cannot_run_group(g, cannot.verdict, program, route.label)
+    planned = len(g.trees) if g.trees else (g.random or 0)
+    passed = report.checked - report.disagreements - report.failures
+    total, stopped, shrunk = report.checked, report.stopped, report.shrunk
+    first = None
+    if report.first is not None and report.first_case is not None:
+        case = report.first_case
+        first = (Path(case.source).name if case.source else f"random tree {case.number}",
+                 report.first)
     values = g.values if isinstance(g.values, str) else f"{g.values[0]}:{g.values[1]}"
     what = (f"{len(g.trees)} tree files" if g.trees else
             f"{g.random} random trees (seed {g.seed}"
@@ -393,19 +373,12 @@ def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> Gro
         if v.status == "disagree" and v.lines:
             lines.append("what yours did against the reference:")
             lines += ["  " + d.replace("\n", "\n  ") for d in v.lines]
-        words = ["pyab", "check", "counterexample.tree",
-                 *_replay_program(grader, program, grader.entry),
-                 "--algorithm", algorithm]
-        if g.depth is not None:
-            words += ["--depth", str(g.depth)]
-        if g.agents:
-            words += ["--agents", str(g.agents)]
-        if (v.alpha, v.beta) != (-math.inf, math.inf):
-            words += [f"--alpha={_bound(v.alpha)}", f"--beta={_bound(v.beta)}"]
-        if settings.compare != ("all",):
-            words += ["--compare", ",".join(settings.compare)]
+        replay = checking.command(
+            ["pyab", "check", "counterexample.tree", *_replay_program(grader, program, grader.entry)],
+            [*options.verdict_flags(), ("--alpha", None if v.alpha == -math.inf else _bound(v.alpha)),
+             ("--beta", None if v.beta == math.inf else _bound(v.beta))])
         lines.append("replay it:")
-        lines.append(f"  cat > counterexample.tree <<'EOF'\n  {text}\n  EOF\n  {shlex.join(words)}")
+        lines.append(f"  cat > counterexample.tree <<'EOF'\n  {text}\n  EOF\n  {replay}")
     output = _clean("\n".join(lines), program, route.label)
     score = _score(g, g.points, passed, planned)
     status = "passed" if passed == planned else "failed"
