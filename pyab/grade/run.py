@@ -35,6 +35,7 @@ __all__ = ["GroupResult", "Refused", "SubmissionResult", "TestResult", "grade_pa
 SHRINK_BUDGET = 400   # searches spent shrinking a group's first failure
 SHRINK_SECONDS = 30.0  # and at most about this long (a slow program costs its timeout a try)
 MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
+STARTUP = 5.0         # seconds a child's start-up may take on top of its first search's timeout
 DECIMALS = 4          # a test's score is rounded once, to this; the total is their sum
 
 
@@ -160,6 +161,8 @@ def _route(grader: Grader, program: Path, entry: str, algorithm: str,
                           "untrusted": grader.untrusted}
     cls: Any
     args: tuple
+    if grader.route != "program":  # the timeout is the search's: start-up has its own
+        kw["startup"] = STARTUP
     if grader.route == "python":
         cls, args = PythonRoute, (f"{program}:{entry}", grader.interface)
     elif grader.route == "exec":

@@ -80,8 +80,8 @@ class _ChildRoute(Route):
 
     def __init__(self, argv: list[str], label: str, flags: Flags, *,
                  timeout: float | None = None, memory_mb: int | None = None,
-                 untrusted: bool = False):
-        self.argv, self.label = argv, label
+                 untrusted: bool = False, startup: float = 0.0):
+        self.argv, self.label, self.startup = argv, label, startup
         self.flags = flags + ([("--untrusted", True)] if untrusted else [])
         self.timeout, self.memory_mb, self.untrusted = timeout, memory_mb, untrusted
         self._child: Any = None
@@ -102,11 +102,13 @@ class _ChildRoute(Route):
 
     def _new_child(self, Child: Any) -> Any:
         if not self.untrusted:
-            return Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb, cwd=self.folder)
+            return Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb, cwd=self.folder,
+                         startup=self.startup)
         from .sandbox import limits
         argv, box = self._confine()
         try:
-            return Child(argv, sandbox=box, **limits(self.timeout, self.memory_mb))
+            return Child(argv, sandbox=box, startup=self.startup,
+                         **limits(self.timeout, self.memory_mb))
         except BaseException:
             box.cleanup()  # Child removes it only once it owns it
             raise

@@ -156,7 +156,9 @@ class Child:
     is then an allowance on top of what the sandbox's user runs already.
     ``nofile`` limits open files; ``wall_seconds`` the whole life of the
     child, from start to the last answer.  ``share_cpu`` False leaves the
-    child's CPU to the system (:mod:`~pyab.referee.placement`).
+    child's CPU to the system (:mod:`~pyab.referee.placement`).  ``startup``
+    seconds are added to the first search's time (the child starting and
+    its program loading are not the search).
     """
 
     def __init__(self, argv: list[str], *, timeout: float | None, memory_mb: int | None,
@@ -164,7 +166,8 @@ class Child:
                  cpu_seconds: int | None = None, nproc: int | None = None,
                  fsize_mb: int | None = None, exit_codes: dict[int, tuple[str, str]] | None = None,
                  sandbox: Any = None, nofile: int | None = None,
-                 wall_seconds: float | None = None, share_cpu: bool = True):
+                 wall_seconds: float | None = None, share_cpu: bool = True,
+                 startup: float = 0.0):
         self.exit_codes = exit_codes or {}  # what the child's own exit codes mean (PROLOG_CHILD_EXIT)
         if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
             raise ValueError(f"a timeout must be a positive number of seconds, not {timeout!r}")
@@ -175,6 +178,7 @@ class Child:
         self._stderr = _Capped()
         self._buf = b""
         self._deadline: float | None = None
+        self._startup = startup  # seconds the first search gets on top: the child's start-up
         self._closed = False
         self._stderr_open = True
         self.sandbox = sandbox
@@ -230,7 +234,8 @@ class Child:
     # -- protocol ----------------------------------------------------------
     def restart_clock(self) -> None:
         """Start a new search's time limit now."""
-        self._deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        extra, self._startup = self._startup, 0.0
+        self._deadline = None if self.timeout is None else time.monotonic() + self.timeout + extra
 
     def send(self, obj: Any) -> None:
         """Write one JSON value (a job, or an answer) as a line to the child.

@@ -360,3 +360,14 @@ def test_sigterm_keeps_finished_rows_and_resume_completes_the_run(tmp_path):
             assert {**a, "execution_time": 0} == {**b, "execution_time": 0}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_the_timeout_is_the_searchs_not_the_start_up(tmp_path):
+    """A program that takes 1.5 s to import and searches fast passes with a
+    1 s timeout: its start-up is not its first search."""
+    slow = "import time\ntime.sleep(1.5)\n" + HONEST
+    subs = _class(tmp_path, PYTHON.replace("timeout = 5", "timeout = 1"), {"slow": {"ab.py": slow}})
+    out = tmp_path / "out"
+    r = pyab_cli("grade", str(tmp_path / "suite.toml"), *subs, "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert _book(out)["slow"]["score"] == 12, _book(out)
