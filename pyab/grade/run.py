@@ -119,7 +119,7 @@ def program_file(grader: Grader, submission: str | Path) -> Path:
     :class:`Refused` when that file is a link leaving the folder (a file
     named as the submission itself is the grader's choice: not refused)."""
     p = Path(submission)
-    if p.is_file() and not p.is_dir():
+    if p.is_file():
         return p
     found = _program_in(grader, p)
     _inside(p, found)
