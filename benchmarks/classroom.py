@@ -97,7 +97,8 @@ def watch(proc: subprocess.Popen, every: float = 0.2) -> tuple[Watch, threading.
             zombies = {p for p in mine if p in table and table[p][1] == "Z"}
             seen.defunct_max = max(seen.defunct_max, len(zombies))
             seen.lingering_max = max(seen.lingering_max, len(zombies & before))
-            seen.defunct_names |= {table[p][3] for p in zombies}
+            seen.defunct_names |= {f"{table[p][3]} (under {table.get(table[p][0], ('',) * 4)[3]}"
+                                   f"{', lingering' if p in before else ''})" for p in zombies}
             before = zombies
             seen.processes_max = max(seen.processes_max, len(states))
             seen.rss_mb.append(sum(table[p][2] for p in mine if p in table) / 1024)

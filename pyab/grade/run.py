@@ -220,9 +220,12 @@ def _clean(text: str, program: Path, label: str) -> str:
     """No grader path in what the student reads."""
     if label:
         text = text.replace(label, "yours")
-    for p in {str(program), str(program.resolve())}:
+    # the longest first: a relative path is a tail of the absolute one
+    for p in sorted({str(program.resolve()), str(program.absolute()), str(program)}, key=len,
+                    reverse=True):
         text = text.replace(p, program.name)
-    for d in {str(program.parent), str(program.resolve().parent)}:
+    for d in sorted({str(program.resolve().parent), str(program.absolute().parent),
+                     str(program.parent)}, key=len, reverse=True):
         text = text.replace(d + "/", "")
     return text
 

@@ -52,7 +52,7 @@ from typing import Any
 
 from ..errors import ProgramError
 from . import placement
-from .supervise import CLEANUPS, MARK as _MARK, critical, _prctl, die_with_parent, on_sigterm, reap_orphans
+from .supervise import CLEANUPS, MARK as _MARK, critical, descendants, _prctl, die_with_parent, on_sigterm, reap_orphans
 
 __all__ = ["CAP", "Child", "close_all", "die_with_parent", "escape", "kill_all", "on_sigterm"]
 
@@ -178,7 +178,8 @@ class Child:
         self._stderr = _Capped()
         self._buf = b""
         self._deadline: float | None = None
-        self._startup = startup  # seconds the first search gets on top: the child's start-up
+        self._startup = self._startup_given = startup  # seconds the first search gets on top: the child's start-up
+        self._starting = False   # the first job sent, not yet read by the child
         self._closed = False
         self._stderr_open = True
         self.sandbox = sandbox
@@ -233,9 +234,17 @@ class Child:
 
     # -- protocol ----------------------------------------------------------
     def restart_clock(self) -> None:
-        """Start a new search's time limit now."""
+        """Start a new search's time limit now (the first search's: once the
+        child has read its job, within ``startup`` seconds)."""
         extra, self._startup = self._startup, 0.0
+        self._starting = extra > 0 and self.timeout is not None
         self._deadline = None if self.timeout is None else time.monotonic() + self.timeout + extra
+
+    def _check_started(self) -> None:
+        """The child has read its first job: its search's clock starts now."""
+        if _unread(self._pipes[0].fileno()) == 0:
+            self._starting = False
+            self._deadline = time.monotonic() + (self.timeout or 0)
 
     def send(self, obj: Any) -> None:
         """Write one JSON value (a job, or an answer) as a line to the child.
@@ -288,6 +297,10 @@ class Child:
         if why == "write":
             return self._error(f"timeout: it left its input unread for {WRITE_GRACE:g} s",
                                "timeout")
+        if self._starting:
+            return self._error(f"timeout: it did not start: its first job was still unread after "
+                               f"{self.timeout:g} s and {self._startup_given:g} s for its start-up",
+                               "timeout")
         tail = " (it stopped reading its input)" if writing else ""
         return self._error(f"timeout: a search took longer than {self.timeout:g} s{tail}", "timeout")
 
@@ -329,12 +342,16 @@ class Child:
         # question never waits in select().
         ready: Any = (out,)
         while True:
+            if self._starting:
+                self._check_started()
             wait = None
             deadline, why = self._next_deadline()
             if deadline is not None:
                 wait = deadline - time.monotonic()
                 if wait <= 0:
                     raise self._overdue(why)
+                if self._starting:
+                    wait = min(wait, 0.02)  # look again whether it has read its job
             if out in ready:
                 chunk = _read(out)
                 if chunk:
@@ -410,6 +427,7 @@ class Child:
 
     def _close(self) -> None:
         self._closed = True
+        below = descendants(self.proc.pid)  # a sandbox's inner processes, reaped below
         _killpg(self.pgid)
         try:
             self.proc.wait(timeout=5)
@@ -422,7 +440,7 @@ class Child:
             except OSError:
                 pass
         _killpg(self.pgid)  # anything the group started while we reaped
-        reap_orphans(self.pgid, _live_pids())  # a sandbox's namespace ends with its first process, reaped here
+        reap_orphans(self.pgid, _live_pids(), below)  # a sandbox's namespace ends with its first process, reaped here
         self._placed.release()  # the parent thread's CPU mask back, once no child holds it
         if self.sandbox is not None:
             self.sandbox.cleanup()
@@ -471,6 +489,19 @@ def _no_constant(name: str) -> Any:
 _ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False)
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 _ANSWERS = {True: b"true\n", False: b"false\n"}  # max_to_move's answers, encoded already
+
+
+def _unread(fd: int) -> int:
+    """Bytes written to the pipe ``fd`` and not yet read by the other end."""
+    import array
+    import fcntl
+    import termios
+    buf = array.array("i", [0])
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, buf, True)
+    except OSError:
+        return 0
+    return buf[0]
 
 
 def _read(fd: int) -> bytes | None:

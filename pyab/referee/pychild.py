@@ -171,7 +171,7 @@ def describe(err: BaseException) -> str:
     frames = [f for f in traceback.extract_tb(err.__traceback__) if not f.filename.startswith("<")]
     # pyab's files; a shipped copy (--untrusted) is alone in its folder
     here = str(Path(__file__).resolve().parent.parent if __package__ else Path(__file__).resolve())
-    user = [f for f in frames if not str(Path(f.filename).resolve()).startswith(here)] or frames
+    user = [f for f in frames if not str(Path(f.filename).resolve()).startswith(here)]  # none: a SyntaxError
     where = ""
     if user:
         f = user[-1]

@@ -40,19 +40,39 @@ def die_with_parent() -> None:
 MARK = "PYAB_CHILD_OF"  # in the environment of every program under test: its parent pyab
 
 
-def reap_orphans(pgid: int, known: set[int]) -> None:
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` now (children of children ...)."""
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = set().union(*(_children(p) for p in frontier)) - found
+        found |= frontier
+    return found
+
+
+REAP_WAIT = 2.0  # seconds close() waits for a dying child's descendants to come back
+
+
+def reap_orphans(pgid: int, known: set[int], expect: frozenset[int] | set[int] = frozenset()) -> None:
     """Kill and reap processes handed back to pyab as orphans (see
     :func:`pyab.referee.child._become_subreaper`) that came from a program under test: those
     still in the child's process group ``pgid`` (killed with it, now
     zombies), and those that left it (``setsid``) but carry the environment
     mark every child passes on.  pyab's other subprocesses are left alone,
-    and so are ``known`` (live children)."""
+    and so are ``known`` (live children).  ``expect``: the child's
+    descendants before it was killed (a sandbox's inner processes): waited
+    for (at most :data:`REAP_WAIT`) until each is gone or reaped, so that
+    none is left defunct however slowly it dies."""
     if not sys.platform.startswith("linux"):
         return
     me, my_sid = os.getpid(), os.getsid(0)
     mark = f"{MARK}={me}".encode()
     quiet = 0
-    while quiet < 3:  # orphans arrive as their parents die: look a few times
+    waiting = set(expect)
+    deadline = time.monotonic() + REAP_WAIT
+    # orphans arrive as their parents die: look a few times, and until the expected are gone
+    while quiet < 3 or (waiting and time.monotonic() < deadline):
+        waiting = {p for p in waiting if os.path.exists(f"/proc/{p}")}
         found = False
         for pid in _children(me) - known:
             try:
@@ -73,7 +93,7 @@ def reap_orphans(pgid: int, known: set[int]) -> None:
             except (OSError, ValueError, IndexError):
                 pass
         quiet = 0 if found else quiet + 1
-        time.sleep(0.005)
+        time.sleep(0.005 if quiet < 3 else 0.02)
 
 
 def _children(pid: int) -> set[int]:

@@ -371,3 +371,19 @@ def test_the_timeout_is_the_searchs_not_the_start_up(tmp_path):
     r = pyab_cli("grade", str(tmp_path / "suite.toml"), *subs, "--out", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
     assert _book(out)["slow"]["score"] == 12, _book(out)
+
+
+def test_a_hanging_program_costs_three_timeouts_and_shows_its_tree_shrunk(tmp_path):
+    import time
+    looping = "def alphabeta(game, node, alpha, beta):\n    while True:\n        pass\n"
+    suite = PYTHON.replace("timeout = 5", "timeout = 1").split("[[tests]]\nname = \"more\"")[0]
+    suite = suite.replace("values = \"ties\"", "values = \"ties\"\ntree_depth = [2, 3]")
+    subs = _class(tmp_path, suite, {"loop": {"ab.py": looping}})
+    out = tmp_path / "out"
+    start = time.monotonic()
+    r = pyab_cli("grade", str(tmp_path / "suite.toml"), *subs, "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert time.monotonic() - start < 45  # 3 timeouts, and at most 30 s shrinking
+    text = json.loads((out / "loop" / "results.json").read_text())["tests"][0]["output"]
+    assert "stopped after 3 trees: 3 searches timed out" in text
+    assert "the smallest tree found that still fails" in text, text
