@@ -180,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
     if not yours and (args.untrusted or args.timeout is not None or args.memory is not None):
         raise ValueError("--untrusted, --timeout and --memory are for a program under test: "
                          "give --program FILE.pl (or --python/--exec for --timeout/--memory)")
+    if getattr(args, "submission", None) and not args.exec:
+        raise ValueError("--submission DIR is the folder an --exec command sees: give --exec")
     options = _options(args)
     options.check()  # a missing --save-dir is said before anything runs
     if yours:

@@ -5,9 +5,10 @@ and orphans handed back to pyab are killed and reaped.
 :class:`Pool` is the one process pool of pyab (``check --jobs``, ``grade
 --jobs``): spawned workers that die with pyab, close their programs'
 children on SIGTERM (each child's sandbox copy removed), and are ended
-(SIGTERM, then SIGKILL) however the pool's block is left; a worker that
-dies takes only its own call with it (the others are run again on a new
-worker)."""
+(SIGTERM, then SIGKILL) however the pool's block is left.  A worker that
+dies breaks the pool: the calls it lost are run again on a new one (once,
+by default), so one submission that kills its worker costs no other its
+result."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["CLEANUPS", "MARK", "Pool", "critical", "Terminated", "WORKER_ROUTE", "die_with_parent",
-           "on_sigterm", "raise_on_sigterm", "reap_orphans", "worker_start", "workers_die_with_us"]
+__all__ = ["CLEANUPS", "MARK", "Pool", "Terminated", "WORKER_ROUTE", "critical", "descendants",
+           "die_with_parent", "on_sigterm", "raise_on_sigterm", "reap_orphans", "worker_start",
+           "workers_die_with_us"]
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -249,15 +251,15 @@ class Pool:
     :class:`Terminated`), and the pool's block ends the workers."""
 
     def __init__(self, jobs: int, die_on_sigterm: bool = True, retries: int = 1) -> None:
-        # retries: how often a call whose worker died is run again on a fresh worker
+        # retries 0: every call a dead worker lost ends with the error (check: no verdict)
         self.jobs, self.die_on_sigterm, self.retries = jobs, die_on_sigterm, retries
         self._guard: Any = None
 
-    def _start(self) -> None:
+    def _start(self, workers: int | None = None) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
-        executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx,
+        executor = ProcessPoolExecutor(max_workers=workers or self.jobs, mp_context=ctx,
                                        initializer=worker_start, initargs=(os.getpid(),))
         self._guard = workers_die_with_us(executor, self.die_on_sigterm).__enter__()
 
@@ -274,16 +276,24 @@ class Pool:
 
     def each(self, fn: Any, calls: list[tuple]) -> Any:
         """``(i, fn(*calls[i]), None)`` or ``(i, None, error)`` as each call
-        ends; a call whose worker died (and died again when run again) ends
-        with the error saying so."""
+        ends.  When a worker dies, the calls that may have been running
+        (the first ``jobs + 1`` lost, in order: the executor feeds them in
+        order) are run again one at a time, so that a call that kills its
+        worker again is known and ends with the error, and the others lost
+        go on in parallel."""
         from concurrent.futures import FIRST_COMPLETED, wait
         from concurrent.futures.process import BrokenProcessPool
-        tries = [0] * len(calls)
-        todo = list(range(len(calls)))
-        while todo:
-            futures = {self.executor.submit(_call, fn, *calls[i]): i for i in todo}
-            todo = []
-            broken = False
+        queue: list[int] = list(range(len(calls)))
+        alone: list[int] = []
+        workers = self.jobs
+        while queue or alone:
+            batch, size = (alone, 1) if alone else (queue, self.jobs)
+            if size != workers:
+                self._guard.stop()
+                self._start(size)
+                workers = size
+            futures = {self.executor.submit(_call, fn, *calls[i]): i for i in batch}
+            lost: list[int] = []
             pending = set(futures)
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -292,14 +302,23 @@ class Pool:
                     try:
                         yield i, f.result(), None
                     except BrokenProcessPool as err:
-                        broken = True
-                        tries[i] += 1
-                        if tries[i] > self.retries:
-                            yield i, None, err
-                        else:
-                            todo.append(i)
+                        lost.append(i)
+                        broken = err
                     except Exception as err:
                         yield i, None, err
-            if broken:  # a new pool for what is left; the dead one is ended
+            lost.sort(key=batch.index)
+            if batch is alone:
+                alone = []
+                if lost:  # alone, the first lost was the one running: it killed its worker
+                    yield lost[0], None, broken
+                    alone = lost[1:]
+            else:
+                queue = []
+                if lost and self.retries == 0:
+                    for i in lost:
+                        yield i, None, broken
+                elif lost:
+                    alone, queue = lost[:self.jobs + 1], lost[self.jobs + 1:]
+            if lost:  # a new pool for what is left; the dead one is ended
                 self._guard.stop()
-                self._start()
+                self._start(workers)

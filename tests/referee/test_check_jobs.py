@@ -33,3 +33,23 @@ def test_jobs_must_be_positive():
     done = pyab_cli("check", "--random", "5", "--jobs", "0")
     assert done.returncode == 2
     assert "--jobs" in done.stderr
+
+
+def _die_on(x: int, bad: int) -> int:
+    import os
+    if x == bad:
+        os._exit(9)  # the worker dies, as when a child takes it down
+    return 10 * x
+
+
+def test_a_dead_worker_costs_only_its_own_call():
+    """One call that kills its worker (twice) ends with the error; every
+    other call, those the broken pool lost included, gets its result."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from pyab.referee.supervise import Pool
+    with Pool(2, die_on_sigterm=False) as pool:
+        got = {i: (r, e) for i, r, e in pool.each(_die_on, [(x, 3) for x in range(8)])}
+    assert sorted(got) == list(range(8))
+    assert isinstance(got[3][1], BrokenProcessPool)
+    assert {i: r for i, (r, e) in got.items() if i != 3} == {x: 10 * x for x in range(8) if x != 3}
