@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
                             "graded": done.graded, "resumed": done.resumed,
                             "not_graded": [r.name for r in rows if r.error],
                             "not_reached": done.missing, "internal": done.internal,
-                            "interrupted": done.interrupted})
+                            "interrupted": bool(done.interrupted)})
         return done.exit
     shown = [printable(capped(r.name, 60)) for r in rows]
     width = max((len(n) for n in shown), default=0)

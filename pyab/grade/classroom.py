@@ -44,7 +44,7 @@ class ClassRun:
     results: list[SubmissionResult | None]
     graded: int = 0
     resumed: int = 0
-    interrupted: bool = False
+    interrupted: str = ""  # "SIGTERM" or "SIGINT" (Ctrl-C) when the run was stopped
     written: list[Path] = field(default_factory=list)
 
     @property
@@ -64,8 +64,11 @@ class ClassRun:
     @property
     def exit(self) -> int:
         """0 when every submission has a row, whatever its kinds; 3 when
-        pyab failed on one (a row of kind ``internal``); 143 stopped."""
-        return 143 if self.interrupted else 3 if self.internal else 0
+        pyab failed on one (a row of kind ``internal``); 143 stopped by
+        SIGTERM, 130 by Ctrl-C."""
+        if self.interrupted:
+            return 143 if self.interrupted == "SIGTERM" else 130
+        return 3 if self.internal else 0
 
 
 def submission_names(paths: Sequence[str | Path]) -> list[str]:
@@ -145,8 +148,9 @@ def grade_class(suite: Suite, submissions: Sequence[str | Path], *, jobs: int = 
         else:
             for i in todo:
                 finished(i, grade_submission(suite, subs[i], names[i]))
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: what finished is written already
-        run.interrupted = True
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: what finished is written already
+        from ..referee.supervise import Terminated
+        run.interrupted = "SIGTERM" if isinstance(stop, Terminated) else "SIGINT"
     finally:
         if old is not None:
             signal.signal(signal.SIGTERM, old)
