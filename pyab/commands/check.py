@@ -397,15 +397,21 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
             if route is not None and upcoming is not None and upcoming.tree is not None:
                 route.ahead(upcoming.tree, upcoming.alpha, upcoming.beta,
                             depth=options.settings.depth, agents=options.settings.agents)
+            failed = False
             try:
                 if route is not None:
-                    wrong = judge(route, case.tree, case.alpha, case.beta, options.settings).status != "agree"
+                    status = judge(route, case.tree, case.alpha, case.beta, options.settings).status
+                    wrong, failed = status != "agree", status == "error"
                 else:
                     wrong = bool(_one(case.tree, args, case.alpha, case.beta)[1])
             except (Error, ValueError):
                 wrong = True  # bad input: the main process judges it again and says why
             if wrong:
                 bad.append(case.number)
+                if failed:  # the program failed (a hang costs a timeout a tree): the main
+                    # process ends the run there; the rest of the share is judged there if not
+                    bad += [c.number for c in ([upcoming] if upcoming else []) + list(mine)]
+                    break
                 if not args.keep_going:
                     break
         return bad
