@@ -390,3 +390,25 @@ def test_a_hanging_program_costs_three_timeouts_and_shows_its_tree_shrunk(tmp_pa
     text = json.loads((out / "loop" / "results.json").read_text())["tests"][0]["output"]
     assert "stopped after 3 trees: 3 searches timed out" in text
     assert "the smallest tree found that still fails" in text, text
+
+
+def test_pyabs_own_failure_is_an_internal_row_and_exit_3(tmp_path, monkeypatch):
+    """An exception in pyab while judging one submission: that submission's
+    row says internal, with the message; the others are graded; exit 3."""
+    from pyab.grade import grade_class, load_suite
+    from pyab.grade import run as grading
+    subs = _class(tmp_path, PYTHON, {"alice": {"ab.py": HONEST}, "bob": {"ab.py": HONEST}})
+    real = grading._random_group
+
+    def flaky(suite, g, program, routes):
+        if program.parent.name == "bob":
+            raise OverflowError("int too large to convert to float")
+        return real(suite, g, program, routes)
+    monkeypatch.setattr(grading, "_random_group", flaky)
+    done = grade_class(load_suite(tmp_path / "suite.toml"), subs, out=tmp_path / "out")
+    alice, bob = done.rows
+    assert alice.score == 12 and not alice.internal
+    assert bob.internal and bob.first_failure == "internal"
+    assert "OverflowError: int too large" in bob.tests[0].output
+    assert done.exit == 3 and done.internal == ["bob"]
+    assert (tmp_path / "out" / "bob" / "results.json").is_file()
