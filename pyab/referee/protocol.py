@@ -260,7 +260,8 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
                 observer.replay(msg.pop("asked"), msg.pop("stray", None))
             if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
                 kind = msg.get("kind", "crash")
-                raise observer.fail(str(msg["error"]), kind if kind in _CLAIMS else "invalid")
+                from ..text import capped  # an error text is the program's: a few KB at most
+                raise observer.fail(capped(str(msg["error"])), kind if kind in _CLAIMS else "invalid")
             questions = observer.questions  # cs188 asks others
             asked = [q for q in questions if q in msg]
             if len(asked) == 1 and len(msg) == 1:

@@ -412,3 +412,13 @@ def test_pyabs_own_failure_is_an_internal_row_and_exit_3(tmp_path, monkeypatch):
     assert "OverflowError: int too large" in bob.tests[0].output
     assert done.exit == 3 and done.internal == ["bob"]
     assert (tmp_path / "out" / "bob" / "results.json").is_file()
+
+
+def test_check_json_caps_a_huge_error_text(tmp_path):
+    prog = tmp_path / "loud.py"
+    prog.write_text("import json, sys\nfor line in sys.stdin:\n"
+                    "    print(json.dumps({'error': 'x' * 200000}), flush=True)\n")
+    r = pyab_cli("check", "--random", "1", "--exec", f"python3 {prog}", "--json")
+    assert r.returncode == 3, r.stderr
+    message = json.loads(r.stdout)["error"]["message"]
+    assert 1000 < len(message) < 5000 and message.endswith("more characters)")
