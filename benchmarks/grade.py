@@ -7,7 +7,10 @@ which is how a class was graded before (the issue counted 360 runs for
 (a third to a half of them with one comparison changed), 1,000 default
 random trees each, sandboxed, ``--jobs 2``, against the aim of 300
 submissions in two minutes (issue 28; ``--quick`` grades 2 x 20 and
-projects to 300)."""
+projects to 300).  While the class is graded the process table is sampled
+(:mod:`benchmarks.classroom`): the most defunct processes seen (aim 0 that
+outlive a sample) and the memory of pyab and everything under it, first
+and last sample beside the largest."""
 
 from __future__ import annotations
 
@@ -88,6 +91,8 @@ def class_rows(quick: bool = False, trees: int = 1000) -> list[Row]:
                "py": (ROOT / "examples" / "referee" / "slides_alphabeta.py", "python",
                       'entry = "alphabeta"\ninterface = "pyab"\n')}
     wall = cpu = 0.0
+    lingering = defunct = 0
+    rss: list[float] = []
     with tempfile.TemporaryDirectory(prefix="pyab-class-") as tmp:
         for ext, (source, route, entry) in sources.items():
             folder = Path(tmp) / ext
@@ -102,16 +107,45 @@ def class_rows(quick: bool = False, trees: int = 1000) -> list[Row]:
                 sub.mkdir()
                 (sub / f"ab.{ext}").write_text(text.replace(old, new, 1) if i % 3 == 0 else text)
                 subs.append(str(sub))
-            t, _ = run(py("-m", "pyab", "grade", str(folder / "suite.toml"), *subs, "--jobs", "2",
-                          "--out", str(folder / "out")))
+            t, seen = _watched(py("-m", "pyab", "grade", str(folder / "suite.toml"), *subs,
+                                  "--jobs", "2", "--out", str(folder / "out")))
             wall, cpu = wall + t.wall, cpu + t.cpu
+            defunct, lingering = max(defunct, seen.defunct_max), max(lingering, seen.lingering_max)
+            rss += seen.rss_mb
     n = 2 * per
     projected = wall * 300 / n
     what = f"{n} graded" if n == 300 else f"{n} graded, projected linearly to 300"
     return [Row(f"`pyab grade` of a class: 300 submissions x {trees:,} random trees, half Prolog, "
                 f"half Python, sandboxed, --jobs 2 ({what})", f"{projected:.0f} s wall ({cpu * 300 / n:.0f} s CPU)",
                 "the aim (issue 28)", "120 s wall", 120 / projected, f"{120 / projected:.2f}x",
-                "<= 120 s", projected <= 120)]
+                "<= 120 s", projected <= 120),
+            Row(f"defunct processes under `pyab grade` of that class (sampled every 0.2 s; {n} graded)",
+                f"{lingering} left a sample later", "at one sample, reaped by the next",
+                f"{defunct}", None, "-", "0 left", lingering == 0),
+            Row("memory of `pyab grade` and all under it over that run (resident, summed)",
+                f"{rss[-1]:.0f} MB last" if rss else "-", "first sample / largest",
+                f"{rss[0]:.0f} / {max(rss):.0f} MB" if rss else "-", None, "-", "flat", None)]
+
+
+def _watched(cmd: list[str]):
+    """``cmd`` run with its process table sampled (benchmarks.classroom)."""
+    import resource
+    import subprocess
+    import time
+
+    from .classroom import watch
+    from .measure import Timing
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    seen, sampler = watch(proc)
+    _, err = proc.communicate()
+    sampler.join()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{err.decode()[-2000:]}")
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return Timing(time.perf_counter() - w0, cpu), seen
 
 
 def _run_any(cmd: list[str]):

@@ -1,4 +1,5 @@
-"""Text for people: names made safe for a terminal, and numbers as Prolog writes them.
+"""Text for people: what a student controls made safe for where it lands
+(a terminal or pipe, a CSV cell, XML), capped, and numbers as Prolog writes them.
 
 A node name may be any quoted text (``'King e1'``), so it may also hold an
 escape sequence that recolours or clears the screen, a bell, a carriage
@@ -23,7 +24,9 @@ import math
 import unicodedata
 from typing import Sequence
 
-__all__ = ["printable", "shorten"]
+__all__ = ["CAP", "capped", "csv_cell", "printable", "printable_lines", "shorten", "xml_text"]
+
+CAP = 4000  # characters of an error text kept (a few KB)
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -55,6 +58,56 @@ def printable(s: object) -> str:
     if text.isprintable():  # the common case: nothing to do
         return text
     return "".join(_escape(ch) if _unsafe(ch) else ch for ch in text)
+
+
+def printable_lines(s: object) -> str:
+    """:func:`printable`, keeping line breaks and tabs (a multi-line
+    message or a program's stderr shown on a terminal)."""
+    return "\n".join(printable(line).replace("\\t", "\t") for line in str(s).split("\n"))
+
+
+def capped(s: object, limit: int = CAP) -> str:
+    """``s`` with at most ``limit`` characters (whole characters: a str is
+    cut between code points), saying how many more there were.
+
+    >>> capped("abcdef", 3)
+    'abc... (3 more characters)'
+    """
+    text = str(s)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A gradebook cell: text that a spreadsheet would read as a formula
+    (starting with = + - @, a tab or a carriage return) gets a leading
+    ``'``; numbers are kept as they are.
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell(-2), csv_cell("bob")
+    ("'=HYPERLINK(1)", -2, 'bob')
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA):
+        return "'" + value
+    return value
+
+
+def _xml_allowed(ch: str) -> bool:
+    o = ord(ch)
+    return (o >= 0x20 or ch in "\t\n\r") and not (0xD800 <= o <= 0xDFFF) and o not in (0xFFFE, 0xFFFF)
+
+
+def xml_text(s: object) -> str:
+    """``s`` with every character XML 1.0 forbids (most C0 controls, lone
+    surrogates, U+FFFE/FFFF) written as a visible escape, so a JUnit report
+    stays well-formed whatever a program printed."""
+    text = str(s)
+    if all(map(_xml_allowed, text)):
+        return text
+    return "".join(ch if _xml_allowed(ch) else _escape(ch) for ch in text)
 
 
 def shorten(names: "list[str] | tuple[str, ...]", keep: int = 8, sep: str = " ") -> str:

@@ -118,6 +118,10 @@ program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
                    help="an existing folder where a disagreeing tree is saved (default .); "
                         "a name another run used gets -2, -3, ...")
     _common.add_program(p)
+    p.add_argument("--submission", metavar="DIR",
+                   help="with --exec --untrusted: the submission's folder, all the command sees "
+                        "(default: the folder of the command's program file; never the current "
+                        "folder)")
     p.add_argument("--compare", type=_compare, default=None, metavar="WHAT[,WHAT]",
                    help="with --python/--exec/--program: what must agree, one or a comma-separated "
                         f"list of {', '.join(COMPARE)}: all (default: value, best move, leaves, "
@@ -156,7 +160,8 @@ def _route(args: argparse.Namespace):
     from ..referee import open_route
     return open_route(program=args.program, python=args.python, exec=args.exec,
                       interface=args.interface, untrusted=args.untrusted, timeout=args.timeout,
-                      memory_mb=args.memory, algorithm=args.algorithm)
+                      memory_mb=args.memory, algorithm=args.algorithm,
+                      submission=getattr(args, "submission", None))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -175,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
     if not yours and (args.untrusted or args.timeout is not None or args.memory is not None):
         raise ValueError("--untrusted, --timeout and --memory are for a program under test: "
                          "give --program FILE.pl (or --python/--exec for --timeout/--memory)")
+    if getattr(args, "submission", None) and not args.exec:
+        raise ValueError("--submission DIR is the folder an --exec command sees: give --exec")
     options = _options(args)
     options.check()  # a missing --save-dir is said before anything runs
     if yours:
@@ -334,10 +341,9 @@ def _parallel(args: argparse.Namespace, options) -> list[int]:
     child, rebuilds the whole sequence from the seed (cheap next to
     solving) and checks every ``jobs``-th tree, so the trees and the
     verdict are those of one process."""
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
+
+    from ..referee.supervise import Pool
 
     jobs = args.jobs
     settings = {k: v for k, v in vars(args).items() if k != "run"}
@@ -346,90 +352,26 @@ def _parallel(args: argparse.Namespace, options) -> list[int]:
         found = run_tasks(args.scheduler, _check_share,
                           lambda n: [(settings, options, share, n) for share in range(n)])
         return _merge(found, args)
-    ctx = multiprocessing.get_context("spawn")  # a fresh engine, nothing shared
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start,
-                               initargs=(os.getpid(),))
-    with _workers_die_with_us(pool):
-        try:
-            found = list(pool.map(_check_share, [settings] * jobs, [options] * jobs,
-                                  range(jobs), [jobs] * jobs))
-        except BrokenProcessPool:
-            codes = [p.exitcode for p in list(getattr(pool, "_processes", {}).values())]
-            how = next((f" (killed by signal {-c})" for c in codes if c is not None and c < 0), "")
-            reason = f"a --jobs worker process died{how}; no verdict"
-            if args.program or args.python or args.exec:
-                from ..errors import ProgramError
-                raise ProgramError(reason, "crash") from None
-            from ..errors import Error
-            raise Error(reason) from None
-    return _merge(found, args)
+    shares: list = [[] for _ in range(jobs)]
+    with Pool(jobs, retries=0) as pool:  # a dead worker: no verdict
+        for share, bad, err in pool.each(_check_share, [(settings, options, share, jobs)
+                                                        for share in range(jobs)]):
+            if isinstance(err, BrokenProcessPool):
+                reason = "a --jobs worker process died; no verdict"
+                if args.program or args.python or args.exec:
+                    from ..errors import ProgramError
+                    raise ProgramError(reason, "crash") from None
+                from ..errors import Error
+                raise Error(reason) from None
+            if err is not None:
+                raise err
+            shares[share] = bad
+    return _merge(shares, args)
 
 
 def _merge(found: list[list[int]], args: argparse.Namespace) -> list[int]:
     bad = sorted(i for share in found for i in share)
     return bad if args.keep_going else bad[:1]
-
-
-class _workers_die_with_us:
-    """Whatever ends the --jobs run (an answer, an error, Ctrl-C, SIGTERM to
-    pyab), the workers end with it, each killing its program's child: they
-    are sent SIGTERM, then SIGKILL, and none is left behind."""
-
-    def __init__(self, pool) -> None:
-        self.pool = pool
-
-    def __enter__(self):
-        import signal
-        import threading
-
-        from ..referee.child import on_sigterm
-        self.old = None
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGTERM, on_sigterm(self.stop))
-        return self
-
-    def stop(self) -> None:
-        procs = list(getattr(self.pool, "_processes", {}).values())
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=1.0)
-            if p.is_alive():
-                p.kill()
-                p.join(timeout=1.0)
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-    def __exit__(self, exc_type, *rest) -> None:
-        import signal
-        if exc_type is None:
-            self.pool.shutdown(wait=True)
-        else:
-            self.stop()
-        if self.old is not None:
-            signal.signal(signal.SIGTERM, self.old)
-
-
-def _worker_start(parent: int) -> None:
-    """In a --jobs worker: die with the parent (Linux), and end the
-    program's child cleanly on SIGTERM."""
-    import os
-    import signal
-
-    from ..referee.child import die_with_parent
-    die_with_parent()
-    if os.getppid() != parent:  # the parent died before we asked
-        os._exit(1)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
-
-    def on_term(signum, frame):
-        if _WORKER_ROUTE:
-            _WORKER_ROUTE[0].close()  # the program's child ends with us
-        os._exit(143)
-    signal.signal(signal.SIGTERM, on_term)
-
-
-_WORKER_ROUTE: list = []  # in a --jobs worker: its program under test, if any
 
 
 def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
@@ -438,6 +380,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     failed; the main process judges them again and reports)."""
     from ..errors import Error
     from ..referee.checking import random_cases, with_next
+    from ..referee.supervise import WORKER_ROUTE
     args = argparse.Namespace(**settings)
     yours = args.program or args.python or args.exec
     bad: list[int] = []
@@ -445,7 +388,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     if yours:
         from ..referee.verdict import judge
         route = _route(args)
-        _WORKER_ROUTE[:] = [route]
+        WORKER_ROUTE[:] = [route]
     mine = (case for case in random_cases(options, "full" if args.interface == "aima" else None)
             if (case.number - 1) % jobs == share)
     try:
@@ -454,19 +397,25 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
             if route is not None and upcoming is not None and upcoming.tree is not None:
                 route.ahead(upcoming.tree, upcoming.alpha, upcoming.beta,
                             depth=options.settings.depth, agents=options.settings.agents)
+            failed = False
             try:
                 if route is not None:
-                    wrong = judge(route, case.tree, case.alpha, case.beta, options.settings).status != "agree"
+                    status = judge(route, case.tree, case.alpha, case.beta, options.settings).status
+                    wrong, failed = status != "agree", status == "error"
                 else:
                     wrong = bool(_one(case.tree, args, case.alpha, case.beta)[1])
             except (Error, ValueError):
                 wrong = True  # bad input: the main process judges it again and says why
             if wrong:
                 bad.append(case.number)
+                if failed:  # the program failed (a hang costs a timeout a tree): the main
+                    # process ends the run there; the rest of the share is judged there if not
+                    bad += [c.number for c in ([upcoming] if upcoming else []) + list(mine)]
+                    break
                 if not args.keep_going:
                     break
         return bad
     finally:
         if route is not None:
             route.close()
-            _WORKER_ROUTE.clear()
+            WORKER_ROUTE.clear()

@@ -27,9 +27,14 @@ DIR/gradebook.json and DIR/NAME/results.json (Gradescope's format), with
 feedback a student can use: the first failure shrunk to a small tree, what
 the submission did against the reference, and the command that replays it.
 
-Exit 0 when every submission was graded, whatever the scores; 2 for a bad
-suite or usage (named with its file and line); 3 when a submission could
-not be graded at all (its row says why).  See `pyab docs grading`.""",
+Each submission's reports are written as soon as it is graded; --resume
+grades only the submissions without a row in DIR.  SIGTERM or Ctrl-C stop
+the run with every finished row kept.
+
+Exit 0 when every submission has a row, whatever its score or kind (a
+program that crashed, looped or was refused is a row saying so); 2 for a
+bad suite or usage (named with its file and line); 3 when pyab itself
+failed while grading a submission (its row says "internal").  See `pyab docs grading`.""",
         epilog="""\
 examples:
   pyab grade suite.toml submissions/*/ --out grades
@@ -48,6 +53,14 @@ examples:
                    help="grade the submissions on the Dask cluster at ADDRESS, one a task "
                         "(pip install 'pyab[dist]')")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    p.add_argument("--resume", action="store_true",
+                   help="grade only the submissions that have no row in --out yet (a run that "
+                        "was stopped); the reports are then those of a full run")
+    p.add_argument("--untrusted", action="store_true", default=None,
+                   help="run every submission in the operating-system sandbox, whatever the "
+                        "suite says")
+    p.add_argument("--timeout", type=_common.seconds, default=None, metavar="S",
+                   help="seconds a search may take, in place of the suite's timeout")
     p.add_argument("--gradescope", action="store_true",
                    help="grade $PYAB_AUTOGRADER_ROOT/submission (default /autograder/submission) "
                         "and write results/results.json there, as Gradescope expects")
@@ -55,57 +68,81 @@ examples:
     p.set_defaults(run=run)
 
 
-def _names(paths: list[str]) -> list[str]:
-    """A name per submission: its file stem or folder name, made unique."""
-    names: list[str] = []
-    for p in paths:
-        base = Path(p.rstrip("/")).stem or "submission"
-        name, n = base, 2
-        while name in names:
-            name, n = f"{base}-{n}", n + 1
-        names.append(name)
-    return names
+def _bar(args: argparse.Namespace, total: int) -> Any:
+    """A progress bar on a terminal (stderr), or None."""
+    if not sys.stderr.isatty() or args.json:
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    return Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), TextColumn("{task.description}"), transient=True,
+                    console=Console(stderr=True))
 
 
-def _grade_all(args, suite, subs: list[str], names: list[str]) -> list:
-    from ..grade import grade_submission
-    from ..grade.run import grade_path
-    if args.scheduler:
-        from ..referee.distributed import run_tasks
-        return run_tasks(args.scheduler, grade_path,
-                         lambda n: [(suite.path, s, m) for s, m in zip(subs, names)])
-    bar = None
-    if sys.stderr.isatty() and not args.json:
-        from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn)
-        bar = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), TextColumn("{task.description}"), transient=True,
-                       console=Console(stderr=True))
-    results: list = [None] * len(subs)
+def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from ..grade import grade_class, load_suite
+    from ..grade.reports import gradebook_rows
+    from ..text import capped, printable
+    suite = load_suite(args.suite)
+    overrides = {k: v for k, v in (("untrusted", args.untrusted), ("timeout", args.timeout))
+                 if v is not None}
+    suite.grader = dataclasses.replace(suite.grader, **overrides)
+    if args.gradescope:
+        if args.submissions:
+            raise ValueError("--gradescope grades the one submission Gradescope gives; "
+                             "drop SUBMISSION...")
+        root = Path(os.environ.get(AUTOGRADER_ROOT) or "/autograder")
+        subs, names, out = [str(root / "submission")], ["submission"], root / "results"
+        if not Path(subs[0]).is_dir():
+            raise ValueError(f"--gradescope: no folder {subs[0]} (set ${AUTOGRADER_ROOT} to "
+                             "the autograder root)")
+    else:
+        if not args.submissions:
+            raise ValueError("give SUBMISSION... (files or folders), or --gradescope")
+        for s in args.submissions:
+            if not Path(s).exists() and not Path(s).is_symlink():
+                raise ValueError(f"no submission at {s}")
+        subs, names, out = args.submissions, None, Path(args.out)
+    bar = _bar(args, len(subs))
     with bar if bar is not None else _Null() as live:
         task: Any = live.add_task("", total=len(subs)) if bar is not None else None
 
-        def done(i: int, r) -> None:
-            results[i] = r
+        def heard(i: int, r) -> None:
             if bar is not None:
-                live.update(task, advance=1, description=r.name)
+                live.update(task, advance=1, description=printable(r.name))
 
-        if args.jobs > 1 and len(subs) > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-            ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
-                futures = {pool.submit(grade_path, suite.path, s, m): i
-                           for i, (s, m) in enumerate(zip(subs, names))}
-                for f in as_completed(futures):
-                    done(futures[f], f.result())
-        else:
-            for i, (s, m) in enumerate(zip(subs, names)):
-                if bar is not None:
-                    live.update(task, description=m)
-                done(i, grade_submission(suite, s, m))
-    return results
+        done = grade_class(suite, subs, jobs=args.jobs, out=out, names=names, junit=args.junit,
+                           resume=args.resume, scheduler=args.scheduler,
+                           gradescope=args.gradescope, on_result=heard)
+    rows = done.rows
+    columns, book = gradebook_rows(rows)
+    summary = (f"{done.graded} graded, {done.resumed} resumed, "
+               f"{sum(bool(r.error) for r in rows)} could not be graded"
+               + (f", {len(done.missing)} not reached (stopped)" if done.interrupted else ""))
+    if args.json:
+        for row in book:
+            row["submission"] = capped(row["submission"])
+        _common.print_json({"suite": args.suite, "max": suite.max_score, "columns": columns,
+                            "rows": book, "written": [str(p) for p in done.written],
+                            "graded": done.graded, "resumed": done.resumed,
+                            "not_graded": [r.name for r in rows if r.error],
+                            "not_reached": done.missing, "internal": done.internal,
+                            "interrupted": bool(done.interrupted)})
+        return done.exit
+    shown = [printable(capped(r.name, 60)) for r in rows]
+    width = max((len(n) for n in shown), default=0)
+    for name, r in zip(shown, rows):
+        why = f"  not graded: {printable(capped(r.error, 200))}" if r.error else (
+            f"  first failure: {r.first_failure}" if r.first_failure else "")
+        print(f"{name:<{width}}  {r.score:g} / {r.max_score:g}  ({r.seconds:.1f} s){why}")
+    where = out / "results.json" if args.gradescope else out
+    print(f"{len(rows)} of {len(subs)} submission{'s' * (len(subs) != 1)} have a row "
+          f"({summary}); reports in {where}")
+    if done.interrupted:
+        print("error: stopped; pyab grade --resume goes on where it stopped", file=sys.stderr)
+    return done.exit
 
 
 class _Null:
@@ -114,51 +151,3 @@ class _Null:
 
     def __exit__(self, *exc) -> None:
         pass
-
-
-def run(args: argparse.Namespace) -> int:
-    from ..grade import gradescope_json, load_suite, write_reports
-    from ..grade.reports import gradebook_rows
-    suite = load_suite(args.suite)
-    if args.gradescope:
-        if args.submissions:
-            raise ValueError("--gradescope grades the one submission Gradescope gives; "
-                             "drop SUBMISSION...")
-        root = Path(os.environ.get(AUTOGRADER_ROOT) or "/autograder")
-        subs, names = [str(root / "submission")], ["submission"]
-        if not Path(subs[0]).is_dir():
-            raise ValueError(f"--gradescope: no folder {subs[0]} (set ${AUTOGRADER_ROOT} to "
-                             "the autograder root)")
-    else:
-        if not args.submissions:
-            raise ValueError("give SUBMISSION... (files or folders), or --gradescope")
-        for s in args.submissions:
-            if not Path(s).exists():
-                raise ValueError(f"no submission at {s}")
-        subs, names = args.submissions, _names(args.submissions)
-    results = _grade_all(args, suite, subs, names)
-    if args.gradescope:
-        import json
-        out = root / "results"
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "results.json").write_text(json.dumps(gradescope_json(results[0]), indent=2) + "\n",
-                                          encoding="utf-8")
-        written = [out / "results.json"]
-    else:
-        written = write_reports(results, args.out, args.junit)
-    columns, rows = gradebook_rows(results)
-    ungraded = [r.name for r in results if r.error]
-    code = 3 if ungraded else 0
-    if args.json:
-        _common.print_json({"suite": args.suite, "max": suite.max_score, "columns": columns,
-                            "rows": rows, "written": [str(p) for p in written],
-                            "not_graded": ungraded})
-        return code
-    width = max(len(r.name) for r in results)
-    for r in results:
-        why = f"  not graded: {r.error}" if r.error else (
-            f"  first failure: {r.first_failure}" if r.first_failure else "")
-        print(f"{r.name:<{width}}  {r.score:g} / {r.max_score:g}  ({r.seconds:.1f} s){why}")
-    where = written[0].parent if not args.gradescope else written[0]
-    print(f"{len(results)} submission{'s' * (len(results) != 1)} graded; reports in {where}")
-    return code

@@ -15,20 +15,59 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 from xml.etree import ElementTree as ET
 
+from ..text import capped, csv_cell, xml_text
 from .run import SubmissionResult
 
-__all__ = ["gradebook_rows", "gradescope_json", "junit_xml", "safe_name", "write_reports"]
+__all__ = ["folder_names", "gradebook_rows", "gradescope_json", "junit_xml", "safe_name",
+           "write_atomic", "write_gradebook", "write_reports", "write_results"]
+
+RECORD = "submission.json"  # NAME/submission.json: the whole result, for --resume
 
 
 def safe_name(name: str) -> str:
     """A submission's name as a folder name (no path separators, no dots first)."""
     name = re.sub(r"[^A-Za-z0-9._@+-]", "_", name).lstrip(".")
-    return name or "submission"
+    return name[:100] or "submission"
+
+
+def folder_names(names: Sequence[str]) -> list[str]:
+    """A report folder per submission, unique: in the order given the first
+    keeps its :func:`safe_name`, later ones that collide get -2, -3, ...
+
+    >>> folder_names(["a b", "a_b", "c", "a b"])
+    ['a_b', 'a_b-2', 'c', 'a_b-3']
+    """
+    out: list[str] = []
+    taken: set[str] = set()
+    for name in names:
+        base = safe_name(name)
+        folder, n = base, 2
+        while folder.lower() in taken:  # a case-insensitive file system too
+            folder, n = f"{base}-{n}", n + 1
+        taken.add(folder.lower())
+        out.append(folder)
+    return out
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all (a temporary file, then a rename):
+    a run stopped mid-write leaves the old file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def _num(x: float) -> float | int:
@@ -40,14 +79,14 @@ def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
     tests = []
     for t in result.tests:
         entry: dict[str, Any] = {"name": t.name, "score": _num(t.score),
-                                 "max_score": _num(t.max_score), "output": t.output}
+                                 "max_score": _num(t.max_score), "output": capped(t.output, 20000)}
         if t.status == "skipped":
             entry["tags"] = ["skipped"]
         else:
             entry["status"] = t.status
         tests.append(entry)
     failed = [t.name for t in result.tests if t.status == "failed"]
-    output = (f"not graded: {result.error}" if result.error else
+    output = (f"not graded: {capped(result.error)}" if result.error else
               f"{_num(result.score)} of {_num(result.max_score)} points"
               + (f"; failed: {', '.join(failed)}" if failed else "; every test passed"))
     return {"score": _num(result.score), "output": output,
@@ -76,48 +115,66 @@ def gradebook_rows(results: Sequence[SubmissionResult]) -> tuple[list[str], list
 def junit_xml(results: Sequence[SubmissionResult]) -> str:
     """A JUnit XML report: a testsuite per submission, a testcase per test."""
     root = ET.Element("testsuites", name="pyab grade")
+    x = xml_text
     for r in results:
-        suite = ET.SubElement(root, "testsuite", name=r.name, tests=str(len(r.tests)),
+        suite = ET.SubElement(root, "testsuite", name=x(r.name), tests=str(len(r.tests)),
                               failures=str(sum(t.status == "failed" for t in r.tests)),
                               skipped=str(sum(t.status == "skipped" for t in r.tests)),
                               time=f"{r.seconds:.3f}")
         for t in r.tests:
-            case = ET.SubElement(suite, "testcase", classname=r.name, name=t.name)
+            case = ET.SubElement(suite, "testcase", classname=x(r.name), name=x(t.name))
+            output = x(capped(t.output, 20000))
             if t.status == "failed":
                 fail = ET.SubElement(case, "failure", type=t.kind or "failed",
                                      message=f"{_num(t.score)} of {_num(t.max_score)} points")
-                fail.text = t.output
+                fail.text = output
             elif t.status == "skipped":
-                ET.SubElement(case, "skipped", message=t.output)
+                ET.SubElement(case, "skipped", message=output)
             else:
-                ET.SubElement(case, "system-out").text = t.output
+                ET.SubElement(case, "system-out").text = output
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_reports(results: Sequence[SubmissionResult], out: str | Path,
-                  junit: str | Path | None = None) -> list[Path]:
-    """gradebook.csv, gradebook.json and NAME/results.json under ``out``
-    (and ``junit``); the paths written."""
+def write_results(result: SubmissionResult, path: str | Path) -> Path:
+    """One submission's Gradescope results.json at ``path``: the one writer."""
+    path = Path(path)
+    write_atomic(path, json.dumps(gradescope_json(result), indent=2) + "\n")
+    return path
+
+
+def write_gradebook(results: Sequence[SubmissionResult], folders: Sequence[str],
+                    out: str | Path, junit: str | Path | None = None) -> list[Path]:
+    """gradebook.csv and gradebook.json under ``out`` (and ``junit``), rows
+    in the order given; each row's report folder is in the JSON.  Cells a
+    spreadsheet would run as formulas are quoted (:func:`~pyab.text.csv_cell`)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
     columns, rows = gradebook_rows(results)
     buf = io.StringIO()
-    w = csv.DictWriter(buf, columns, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    (out / "gradebook.csv").write_text(buf.getvalue(), encoding="utf-8")
-    (out / "gradebook.json").write_text(json.dumps({"columns": columns, "rows": rows}, indent=2)
-                                        + "\n", encoding="utf-8")
-    written += [out / "gradebook.csv", out / "gradebook.json"]
-    for r in results:
-        folder = out / safe_name(r.name)
-        folder.mkdir(exist_ok=True)
-        (folder / "results.json").write_text(json.dumps(gradescope_json(r), indent=2) + "\n",
-                                             encoding="utf-8")
-        written.append(folder / "results.json")
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([csv_cell(c) for c in columns])
+    for row in rows:
+        w.writerow([csv_cell(row.get(c, "")) for c in columns])
+    write_atomic(out / "gradebook.csv", buf.getvalue())
+    book = {"columns": columns,
+            "rows": [{**row, "folder": f} for row, f in zip(rows, folders)]}
+    write_atomic(out / "gradebook.json", json.dumps(book, indent=2) + "\n")
+    written = [out / "gradebook.csv", out / "gradebook.json"]
     if junit is not None:
-        Path(junit).write_text(junit_xml(results), encoding="utf-8")
+        write_atomic(Path(junit), junit_xml(results))
         written.append(Path(junit))
     return written
+
+
+def write_reports(results: Sequence[SubmissionResult], out: str | Path,
+                  junit: str | Path | None = None) -> list[Path]:
+    """Every report of a graded class under ``out``: NAME/results.json,
+    NAME/submission.json (read back by ``--resume``), the gradebook (and
+    ``junit``); report folders made unique by :func:`folder_names`."""
+    out = Path(out)
+    folders = folder_names([r.name for r in results])
+    written = []
+    for r, folder in zip(results, folders):
+        written.append(write_results(r, out / folder / "results.json"))
+        write_atomic(out / folder / RECORD, json.dumps(r.to_json()) + "\n")
+    return write_gradebook(results, folders, out, junit) + written

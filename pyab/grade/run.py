@@ -16,9 +16,7 @@ it names no grader path and nothing of another submission.
 
 from __future__ import annotations
 
-import functools
 import math
-import random
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -27,16 +25,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import ProgramError
+from ..text import capped
 from ..tree import Number, Tree
 from .suite import Group, Grader, Suite
 
-__all__ = ["GroupResult", "SubmissionResult", "TestResult", "grade_path", "grade_submission",
-           "program_file"]
+__all__ = ["GroupResult", "Refused", "SubmissionResult", "TestResult", "grade_path",
+           "grade_submission", "program_file"]
 
 SHRINK_BUDGET = 400   # searches spent shrinking a group's first failure
 SHRINK_SECONDS = 30.0  # and at most about this long (a slow program costs its timeout a try)
 MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
-NO_SHRINK = ("timeout", "limit", "refused")
+STARTUP = 5.0         # seconds a child's start-up may take on top of its first search's timeout
+DECIMALS = 4          # a test's score is rounded once, to this; the total is their sum
 
 
 @dataclass
@@ -75,7 +75,7 @@ class SubmissionResult:
 
     @property
     def score(self) -> float:
-        return round(sum(g.score for g in self.groups), 6)
+        return round(sum(t.score for t in self.tests), DECIMALS)  # each test rounded already
 
     @property
     def max_score(self) -> float:
@@ -84,6 +84,27 @@ class SubmissionResult:
     @property
     def first_failure(self) -> str:
         return next((t.kind for t in self.tests if t.status == "failed"), "")
+
+    @property
+    def internal(self) -> bool:
+        """pyab itself failed while judging it (the run's exit code is 3)."""
+        return any(t.kind == "internal" for t in self.tests)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, for ``--resume`` to read back (:meth:`from_json`)."""
+        return {"name": self.name, "seconds": self.seconds, "error": self.error,
+                "groups": [{"name": g.name, "points": g.points,
+                            "tests": [vars(t) for t in g.tests]} for g in self.groups]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "SubmissionResult":
+        groups = [GroupResult(g["name"], g["points"], [TestResult(**t) for t in g["tests"]])
+                  for g in data["groups"]]
+        return cls(data["name"], groups, data.get("seconds", 0.0), data.get("error", ""))
+
+
+class Refused(ValueError):
+    """The submission is refused: its program file is a link leaving its folder."""
 
 
 # -- the submission's program ------------------------------------------------
@@ -94,10 +115,26 @@ _SUFFIX = {"python": ".py", "program": ".pl", "exec": ""}
 def program_file(grader: Grader, submission: str | Path) -> Path:
     """The file to grade: the submission itself, or in a folder the
     grader's ``file``, else ``multiAgents.py`` for cs188, else its only
-    file of the route's kind.  :raises ValueError: saying what is missing."""
+    file of the route's kind.  :raises ValueError: saying what is missing;
+    :class:`Refused` when that file is a link leaving the folder (a file
+    named as the submission itself is the grader's choice: not refused)."""
     p = Path(submission)
     if p.is_file():
         return p
+    found = _program_in(grader, p)
+    _inside(p, found)
+    return found
+
+
+def _inside(folder: Path, path: Path) -> None:
+    """Refuse ``path`` when it is a link (or under a link) leading out of ``folder``."""
+    real, home = path.resolve(), folder.resolve()
+    if real != home and home not in real.parents:
+        raise Refused(f"{path.relative_to(folder)} is a symbolic link leaving the submission "
+                      "folder; a submission is graded on its own files only")
+
+
+def _program_in(grader: Grader, p: Path) -> Path:
     if not p.is_dir():
         raise ValueError(f"no submission at {p.name}")
     if grader.file:
@@ -114,18 +151,23 @@ def program_file(grader: Grader, submission: str | Path) -> Path:
     return found[0]
 
 
-def _route(grader: Grader, program: Path, entry: str, algorithm: str) -> Any:
+def _route(grader: Grader, program: Path, entry: str, algorithm: str,
+           folder: Path | None = None) -> Any:
     """The route to the submission; ``untrusted`` is passed on (every
-    route then runs its child in the operating-system sandbox)."""
+    route then runs its child in the operating-system sandbox).  The exec
+    route sees ``folder``, the submission's (its program's by default)."""
     from ..referee import ExecRoute, PrologRoute, PythonRoute
     kw: dict[str, Any] = {"timeout": grader.timeout, "memory_mb": grader.memory,
                           "untrusted": grader.untrusted}
     cls: Any
     args: tuple
+    if grader.route != "program":  # the timeout is the search's: start-up has its own
+        kw["startup"] = STARTUP
     if grader.route == "python":
         cls, args = PythonRoute, (f"{program}:{entry}", grader.interface)
     elif grader.route == "exec":
         cls, args = ExecRoute, (grader.entry.replace("{file}", shlex.quote(str(program))),)
+        kw["folder"] = str(folder or program.parent)
     else:
         cls, args = PrologRoute, (str(program), algorithm)
     route = cls(*args, **kw)
@@ -178,9 +220,12 @@ def _clean(text: str, program: Path, label: str) -> str:
     """No grader path in what the student reads."""
     if label:
         text = text.replace(label, "yours")
-    for p in {str(program), str(program.resolve())}:
+    # the longest first: a relative path is a tail of the absolute one
+    for p in sorted({str(program.resolve()), str(program.absolute()), str(program)}, key=len,
+                    reverse=True):
         text = text.replace(p, program.name)
-    for d in {str(program.parent), str(program.resolve().parent)}:
+    for d in sorted({str(program.resolve().parent), str(program.absolute().parent),
+                     str(program.parent)}, key=len, reverse=True):
         text = text.replace(d + "/", "")
     return text
 
@@ -194,43 +239,6 @@ def _settings(suite: Suite, g: Group, algorithm: str) -> Any:
     return Settings(algorithm, g.depth, compare, g.agents)
 
 
-def _trees(suite: Suite, g: Group) -> list[tuple[str, Tree, Number, Number]]:
-    """(label, tree, alpha, beta) for a random or trees group: made (or
-    read) once a process and shared by every submission it grades."""
-    windows = "full" if suite.grader.interface in ("aima", "cs188") else g.windows
-    if g.trees:
-        files = tuple((f, *_stamp(f)) for f in g.trees)
-        return _tree_files(files)
-    return _random_trees(g.seed, g.random or 0, g.tree_depth, g.branching, g.values, g.ragged,
-                         g.agents, g.depth is not None, windows)
-
-
-def _stamp(path: str) -> tuple[int, int]:
-    st = Path(path).stat()
-    return st.st_mtime_ns, st.st_size
-
-
-@functools.lru_cache(maxsize=16)
-def _tree_files(files: tuple) -> list[tuple[str, Tree, Number, Number]]:
-    from ..dsl import load
-    return [(Path(f).name, load(f), -math.inf, math.inf) for f, *_ in files]
-
-
-@functools.lru_cache(maxsize=16)
-def _random_trees(seed: Any, n: int, depth: Any, branching: Any, values: Any, ragged: Any,
-                  agents: Any, inner_values: bool, windows: str) -> list[tuple[str, Tree, Number, Number]]:
-    from ..trees.randomtrees import Shape, random_tree, random_window
-    shape = Shape(depth=depth, branching=branching, values=values, leaf_chance=ragged,
-                  agents=agents, inner_values=inner_values)
-    rng = random.Random(seed)
-    out = []
-    for i in range(1, n + 1):
-        tree = random_tree(rng, shape)
-        alpha, beta = random_window(rng, tree, windows)
-        out.append((f"random tree {i}", tree, alpha, beta))
-    return out
-
-
 # Failures that come before any search, the same on every tree (a Python
 # file that fails to import, a Prolog file that fails to load, a command
 # that cannot start): the group stops at the first.
@@ -241,12 +249,23 @@ def _cannot_run(err: Any) -> bool:
     return err.kind == "refused" or any(s in err.reason for s in _BEFORE_ANY_SEARCH)
 
 
+CANNOT_RUN = "it cannot run at all"
+
+
+def _cannot_run_group(g: Group, v: Any, program: Path, label: str) -> GroupResult:
+    """A program that cannot run: one short message, no tree (the same on every tree)."""
+    err = v.error
+    text = _clean(f"your program cannot run ({err.kind}): {capped(err.reason, 600)}", program, label)
+    return GroupResult(g.name, g.points, [TestResult(g.name, 0.0, g.points, "failed", text,
+                                                     err.kind, 0, len(g.trees) or (g.random or 0))])
+
+
 def _score(g: Group, points: float, passed: int, total: int) -> float:
     if total == 0:
         return 0.0
     if g.all_or_nothing:
         return points if passed == total else 0.0
-    return round(points * passed / total, 4)
+    return points * passed / total  # rounded once, with every test (grade_submission)
 
 
 class _Routes:
@@ -254,14 +273,14 @@ class _Routes:
     needed and kept across its groups (one child, started once), closed
     together when the submission is done."""
 
-    def __init__(self, grader: Grader, program: Path) -> None:
-        self.grader, self.program = grader, program
+    def __init__(self, grader: Grader, program: Path, folder: Path | None = None) -> None:
+        self.grader, self.program, self.folder = grader, program, folder
         self.open: dict[tuple[str, str], Any] = {}
 
     def get(self, entry: str, algorithm: str) -> Any:
         key = (entry, algorithm)
         if key not in self.open:
-            self.open[key] = _route(self.grader, self.program, entry, algorithm)
+            self.open[key] = _route(self.grader, self.program, entry, algorithm, self.folder)
         return self.open[key]
 
     def close(self) -> None:
@@ -270,43 +289,63 @@ class _Routes:
         self.open.clear()
 
 
+class _CannotRun(Exception):
+    """The program fails before any search: the group ends at once."""
+
+    def __init__(self, verdict: Any) -> None:
+        self.verdict = verdict
+
+
+def _options(suite: Suite, g: Group, algorithm: str) -> Any:
+    """The referee's options for a random or trees group: every tree
+    judged (failures counted), the first failure shrunk within the
+    group's budget, nothing saved."""
+    from ..referee.checking import CheckOptions
+    settings = _settings(suite, g, algorithm)
+    return CheckOptions(
+        algorithm=algorithm, depth=g.depth, compare=settings.compare, agents=g.agents,
+        keep_going=True, save_dir=None, files=tuple(g.trees or ()),
+        random=None if g.trees else (g.random or 0), seed=g.seed, tree_depth=g.tree_depth,
+        branching=g.branching, values=g.values, ragged=g.ragged,
+        windows="full" if suite.grader.interface in ("aima", "cs188") else g.windows,
+        count_failures=True, shrink_budget=SHRINK_BUDGET, shrink_seconds=SHRINK_SECONDS)
+
+
 def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> GroupResult:
+    """A random or trees group, through the referee's own loop
+    (:func:`pyab.referee.checking.run`)."""
     from ..dsl import dump
+    from ..referee import checking
     from ..referee.report import _compared
-    from ..referee.shrink import shrink
-    from ..referee.checking import with_next
-    from ..referee.verdict import judge, reference_label
+    from ..referee.verdict import reference_label
     grader = suite.grader
     algorithm = g.algorithm or grader.algorithm
     route = routes.get(grader.entry, algorithm)
-    settings = _settings(suite, g, algorithm)
+    options = _options(suite, g, algorithm)
+    settings = options.settings
     ref_label = reference_label(algorithm, settings.compare)
-    passed = total = timeouts = 0
-    first: tuple[str, Any] | None = None  # (label, verdict)
-    stopped = ""
-    planned = len(g.trees) if g.trees else (g.random or 0)
-    for (label, tree, alpha, beta), upcoming in with_next(_trees(suite, g)):
-        if upcoming is not None:
-            route.ahead(*upcoming[1:], depth=settings.depth, agents=settings.agents)
-        total += 1
-        v = judge(route, tree, alpha, beta, settings)
-        if v.status == "agree":
-            passed += 1
-            continue
-        if first is None:
-            first = (label, v)
+    timeouts = 0
+
+    def stop(v: Any) -> str:
+        nonlocal timeouts
         err = v.error
         if err is not None and _cannot_run(err):
-            stopped = "it cannot run at all"
-            break
+            raise _CannotRun(v)
         timeouts += err is not None and err.kind == "timeout"
-        if timeouts >= MAX_TIMEOUTS:
-            stopped = f"{MAX_TIMEOUTS} searches timed out"
-            break
-    shrunk = None
-    if first is not None and first[1].kind not in NO_SHRINK:
-        shrunk = shrink(first[1], lambda t, a, b: judge(route, t, a, b, settings), "all",
-                        budget=SHRINK_BUDGET, seconds=SHRINK_SECONDS)
+        return f"{MAX_TIMEOUTS} searches timed out" if timeouts >= MAX_TIMEOUTS else ""
+
+    try:
+        report = checking.run(route, options, stop=stop, keep_open=True)
+    except _CannotRun as cannot:
+        return _cannot_run_group(g, cannot.verdict, program, route.label)
+    planned = len(g.trees) if g.trees else (g.random or 0)
+    passed = report.checked - report.disagreements - report.failures
+    total, stopped, shrunk = report.checked, report.stopped, report.shrunk
+    first = None
+    if report.first is not None and report.first_case is not None:
+        case = report.first_case
+        first = (Path(case.source).name if case.source else f"random tree {case.number}",
+                 report.first)
     values = g.values if isinstance(g.values, str) else f"{g.values[0]}:{g.values[1]}"
     what = (f"{len(g.trees)} tree files" if g.trees else
             f"{g.random} random trees (seed {g.seed}"
@@ -324,7 +363,7 @@ def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> Gro
             lines.append(f"stopped after {total} trees: {stopped}; the other trees count as failed")
         lines.append(f"first failure: {label}, window {_bound(v.alpha)} .. {_bound(v.beta)}")
         if v.error is not None:
-            lines.append(f"  your program failed ({v.error.kind}): {v.error.reason}")
+            lines.append(f"  your program failed ({v.error.kind}): {capped(v.error.reason)}")
         if shrunk is not None and shrunk.reproduced:
             v = shrunk.verdict
             lines.append(f"the smallest tree found that still fails ({len(v.tree)} nodes), "
@@ -340,19 +379,12 @@ def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> Gro
         if v.status == "disagree" and v.lines:
             lines.append("what yours did against the reference:")
             lines += ["  " + d.replace("\n", "\n  ") for d in v.lines]
-        words = ["pyab", "check", "counterexample.tree",
-                 *_replay_program(grader, program, grader.entry),
-                 "--algorithm", algorithm]
-        if g.depth is not None:
-            words += ["--depth", str(g.depth)]
-        if g.agents:
-            words += ["--agents", str(g.agents)]
-        if (v.alpha, v.beta) != (-math.inf, math.inf):
-            words += [f"--alpha={_bound(v.alpha)}", f"--beta={_bound(v.beta)}"]
-        if settings.compare != ("all",):
-            words += ["--compare", ",".join(settings.compare)]
+        replay = checking.command(
+            ["pyab", "check", "counterexample.tree", *_replay_program(grader, program, grader.entry)],
+            [*options.verdict_flags(), ("--alpha", None if v.alpha == -math.inf else _bound(v.alpha)),
+             ("--beta", None if v.beta == math.inf else _bound(v.beta))])
         lines.append("replay it:")
-        lines.append(f"  cat > counterexample.tree <<'EOF'\n  {text}\n  EOF\n  {shlex.join(words)}")
+        lines.append(f"  cat > counterexample.tree <<'EOF'\n  {text}\n  EOF\n  {replay}")
     output = _clean("\n".join(lines), program, route.label)
     score = _score(g, g.points, passed, planned)
     status = "passed" if passed == planned else "failed"
@@ -436,29 +468,33 @@ def _reference(tree: Tree, algorithm: str, depth: int | None) -> Any:
 
 def grade_submission(suite: Suite, submission: str | Path, name: str | None = None,
                      progress: Callable[[str], None] | None = None) -> SubmissionResult:
-    """Every group of ``suite`` on one submission (a file or a folder)."""
+    """Every group of ``suite`` on one submission (a file or a folder).
+    A fault barrier: whatever the submission does, it gets its row; pyab's
+    own failure on one group is that group's test of kind ``internal``."""
     start = time.perf_counter()
     result = SubmissionResult(name or Path(submission).stem)
     try:
         program = program_file(suite.grader, submission)
     except ValueError as err:
         result.error = str(err)
+        kind = "refused" if isinstance(err, Refused) else "missing"
         result.groups = [GroupResult(g.name, g.points, [TestResult(
-            g.name, 0.0, g.points, "failed", f"not graded: {err}", "missing")])
+            g.name, 0.0, g.points, "failed", f"not graded: {err}", kind)])
             for g in suite.tests]
         return result
-    from ..errors import Error
-    routes = _Routes(suite.grader, program)
+    folder = Path(submission) if Path(submission).is_dir() else None
+    routes = _Routes(suite.grader, program, folder)
     try:
         for g in suite.tests:
             if progress:
                 progress(g.name)
             try:
                 group = (_cs188_group if g.cs188 else _random_group)(suite, g, program, routes)
-            except (Error, OSError, ValueError) as err:  # one group's trouble: the others go on
-                why = _clean(f"could not be graded: {err}", program, "")
-                group = GroupResult(g.name, g.points, [TestResult(g.name, 0.0, g.points, "failed",
-                                                                  why, "error")])
+            except Exception as err:  # one group's trouble: the others go on
+                routes.close()  # a child in an unknown state is not reused
+                group = _failed_group(g, err, program)
+            for t in group.tests:
+                t.score, t.max_score = round(t.score, DECIMALS), round(t.max_score, DECIMALS)
             result.groups.append(group)
     finally:
         routes.close()
@@ -466,9 +502,30 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
     return result
 
 
-def grade_path(suite_path: str, submission: str, name: str | None = None) -> SubmissionResult:
-    """:func:`grade_submission` with the suite read from ``suite_path``: what
-    a worker process runs (``--jobs``, a Dask worker), since a suite's CS188
-    trees keep their labels only in the process that read them."""
+def _failed_group(g: Group, err: Exception, program: Path) -> GroupResult:
+    """A group that could not be judged: the submission's doing (its folder
+    refused by the sandbox, its program failing where the grader did not
+    expect it) or pyab's own failure (``internal``, with its message)."""
+    from ..errors import ProgramError
+    from ..referee.sandbox import SandboxUnavailable
+    if isinstance(err, ProgramError):
+        kind, why = err.kind, f"your program failed ({err.kind}): {err.reason}"
+    elif isinstance(err, SandboxUnavailable):
+        kind, why = "refused", f"refused: {err}"
+    else:
+        kind, why = "internal", f"pyab failed while grading it ({type(err).__name__}: {err})"
+    text = _clean(capped(why), program, "")
+    return GroupResult(g.name, g.points, [TestResult(g.name, 0.0, g.points, "failed", text, kind)])
+
+
+def grade_path(suite_path: str, submission: str, name: str | None = None,
+               grader: Grader | None = None) -> SubmissionResult:
+    """:func:`grade_submission` with the suite read from ``suite_path`` (and
+    ``grader`` in place of its own, when given: options that override it):
+    what a worker process runs (``--jobs``, a Dask worker), since a suite's
+    CS188 trees keep their labels only in the process that read them."""
     from .suite import load_suite
-    return grade_submission(load_suite(suite_path), submission, name)
+    suite = load_suite(suite_path)
+    if grader is not None:
+        suite.grader = grader
+    return grade_submission(suite, submission, name)

@@ -32,7 +32,8 @@ from ..result import Result
 from ..tree import Number, Tree
 from .protocol import Observer, converse, job
 
-__all__ = ["ExecRoute", "FunctionRoute", "PrologRoute", "PythonRoute", "Route", "open_route"]
+__all__ = ["ExecRoute", "FunctionRoute", "PrologRoute", "PythonRoute", "Route", "exec_folder",
+           "open_route"]
 
 Flags = list[tuple[str, Any]]  # (option, value; True for a switch, None: left out), in order
 
@@ -79,27 +80,38 @@ class _ChildRoute(Route):
 
     def __init__(self, argv: list[str], label: str, flags: Flags, *,
                  timeout: float | None = None, memory_mb: int | None = None,
-                 untrusted: bool = False):
-        self.argv, self.label = argv, label
+                 untrusted: bool = False, startup: float = 0.0):
+        self.argv, self.label, self.startup = argv, label, startup
         self.flags = flags + ([("--untrusted", True)] if untrusted else [])
         self.timeout, self.memory_mb, self.untrusted = timeout, memory_mb, untrusted
         self._child: Any = None
 
+    folder: str | None = None  # where the child runs (the exec route: the submission's folder)
+
     def _confine(self) -> tuple[list[str], Any]:
         """The confined argv and its sandbox (``--untrusted``)."""
-        from .sandbox import exec_child
-        return exec_child(self.argv)
+        raise NotImplementedError
 
     def _start(self) -> Any:
         from .child import Child
+        from .supervise import critical
         if self._child is None:
-            if self.untrusted:
-                from .sandbox import limits
-                argv, box = self._confine()
-                self._child = Child(argv, sandbox=box, **limits(self.timeout, self.memory_mb))
-            else:
-                self._child = Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb)
+            with critical():  # SIGTERM waits until the child (and its sandbox) is registered
+                self._child = self._new_child(Child)
         return self._child
+
+    def _new_child(self, Child: Any) -> Any:
+        if not self.untrusted:
+            return Child(self.argv, timeout=self.timeout, memory_mb=self.memory_mb, cwd=self.folder,
+                         startup=self.startup)
+        from .sandbox import limits
+        argv, box = self._confine()
+        try:
+            return Child(argv, sandbox=box, startup=self.startup,
+                         **limits(self.timeout, self.memory_mb))
+        except BaseException:
+            box.cleanup()  # Child removes it only once it owns it
+            raise
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None, agents=None):
         if self.interface == "cs188":
@@ -126,7 +138,12 @@ class _ChildRoute(Route):
 
 
 class ExecRoute(_ChildRoute):
-    def __init__(self, command: str, **kw: Any):
+    """``folder`` is the submission's folder: where the command runs, and
+    with ``untrusted`` all it sees (:func:`exec_folder` when not given;
+    the words naming its files are then made absolute, as the sandbox
+    shows the folder where it is)."""
+
+    def __init__(self, command: str, folder: str | None = None, **kw: Any):
         try:
             argv = shlex.split(command)
         except ValueError as err:
@@ -134,6 +151,38 @@ class ExecRoute(_ChildRoute):
         if not argv:
             raise ValueError("--exec needs a command")
         super().__init__(argv, f"yours ({command})", [("--exec", command)], **kw)
+        self.folder = folder
+        if self.untrusted and folder is None:
+            self._box_folder = exec_folder(argv)
+            self.argv = [str(Path(w).resolve()) if i == 0 and "/" in w or i and Path(w).is_file()
+                         else w for i, w in enumerate(argv)]
+        else:
+            self._box_folder = folder or ""
+
+    def _confine(self) -> tuple[list[str], Any]:
+        from .sandbox import exec_child
+        return exec_child(self.argv, self._box_folder)
+
+
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+
+
+def exec_folder(argv: list[str]) -> str:
+    """The folder an ``--exec`` command sees (and runs in): its first
+    word's when that is a path outside the system's folders
+    (``./my_ab``), else that of the first later word naming an existing
+    file (``python3 my_ab.py``).  :raises ValueError: when neither names
+    one: the current folder is never shown (say --submission DIR)."""
+    first = argv[0]
+    if "/" in first:
+        real = str(Path(first).resolve())
+        if not any(real == s or real.startswith(s + "/") for s in _SYSTEM):
+            return str(Path(first).parent.resolve())
+    for word in argv[1:]:
+        if Path(word).is_file():
+            return str(Path(word).parent.resolve())
+    raise ValueError(f"--exec {shlex.join(argv)!r}: no word of the command names a program file, "
+                     "so pyab does not know the submission's folder: give --submission DIR")
 
 
 def _python_spec(spec: str) -> None:
@@ -191,7 +240,8 @@ class FunctionRoute(Route):
         finally:
             if log is not None:
                 log.extend(observer.log)
-        return observer.result(best, value, value_required=self.interface != "aima")._replace(
+        from ..result import json_number  # an infinity as on the wire: a bound, not an overflow
+        return observer.result(best, json_number(value), value_required=self.interface != "aima")._replace(
             window=(alpha, beta))
 
 
@@ -232,9 +282,10 @@ class PrologRoute(Route):
 def open_route(*, program: str | None = None, python: str | None = None,
                exec: str | None = None, interface: str = "pyab", untrusted: bool = False,
                timeout: float | None = None, memory_mb: int | None = None,
-               algorithm: str = "bratko") -> Route | None:
+               algorithm: str = "bratko", submission: str | None = None) -> Route | None:
     """The route that ``program`` / ``python`` / ``exec`` (at most one)
-    name, or None when none is given.  :raises ValueError: on bad usage."""
+    name, or None when none is given; ``submission`` the folder the exec
+    route sees.  :raises ValueError: on bad usage."""
     chosen = [o for o, v in (("--python", python), ("--exec", exec), ("--program", program)) if v]
     if len(chosen) > 1:
         raise ValueError("give one of --python, --exec, --program")
@@ -246,7 +297,10 @@ def open_route(*, program: str | None = None, python: str | None = None,
         route = PythonRoute(python, interface, timeout=timeout, memory_mb=memory_mb,
                             untrusted=untrusted)
     elif exec:
-        route = ExecRoute(exec, timeout=timeout, memory_mb=memory_mb, untrusted=untrusted)
+        if submission is not None and not Path(submission).is_dir():
+            raise ValueError(f"--submission {submission}: no such folder")
+        route = ExecRoute(exec, submission, timeout=timeout, memory_mb=memory_mb,
+                          untrusted=untrusted)
     elif program:
         route = PrologRoute(program, algorithm, timeout, untrusted=untrusted, memory_mb=memory_mb)
     if route is not None:

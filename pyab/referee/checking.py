@@ -76,6 +76,11 @@ class CheckOptions:
     ragged: float = 0.2
     windows: str = "random"
     agents: int | None = None  # K agents in turn: root MAX, K-1 MIN levels (files too)
+    # Grading: a failure of the program is a failed tree, counted, not the
+    # end of the run (check: exit 3 at the first); the shrinker's budget.
+    count_failures: bool = False
+    shrink_budget: int = 3000
+    shrink_seconds: float = 120.0
 
     @property
     def settings(self) -> Settings:
@@ -189,11 +194,14 @@ class Report:
     refused: list[tuple[str, Exception]] = field(default_factory=list)
     files: list[dict[str, Any]] = field(default_factory=list)  # FILE...: each one's verdict
     elapsed: float = 0.0
+    failures: int = 0    # trees on which the program failed (count_failures)
+    stopped: str = ""    # why the run stopped early (``stop`` said so)
 
     @property
     def exit(self) -> int:
-        """The worst: 2 bad input, 1 a disagreement, 0 all agree."""
-        return 2 if self.refused else 1 if self.disagreements else 0
+        """The worst: 2 bad input (or nothing checked), 1 a disagreement,
+        0 all agree."""
+        return 2 if self.refused or not self.checked else 1 if self.disagreements else 0
 
     @property
     def reference(self) -> str:
@@ -221,14 +229,19 @@ class Report:
 
 
 def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verdict], None] | None = None,
-        known_good: Callable[[int], bool] | None = None) -> Report:
+        known_good: Callable[[int], bool] | None = None,
+        stop: Callable[[Verdict], str] | None = None, keep_open: bool = False) -> Report:
     """Judge every tree of ``options`` on ``route``; shrink and save the
     first disagreement.  ``on_verdict`` hears each tree's verdict as it
     comes; ``known_good(number)`` says a random tree was already judged
     agreeing (``--jobs``: the workers judged it), so it is counted, not run.
+    ``stop(verdict)`` may end the run after a failed tree, saying why
+    (:attr:`Report.stopped`); ``keep_open`` leaves the route open (grade
+    uses one child for every group of a submission).
 
     :raises ProgramError: the program failed (exit 3), on the first tree
-        where it did.
+        where it did (unless ``options.count_failures``: then it is the
+        tree's verdict, the first failure shown like a disagreement).
     """
     options.check()
     settings = options.settings
@@ -243,7 +256,7 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
     window_for = "full" if route.interface in ("aima", "cs188") else None
     report = Report(options, route)
     start = time.perf_counter()
-    with route:
+    try:
         for case, upcoming in with_next(_cases(options, window_for)):
             if known_good is not None and case.number and known_good(case.number):
                 report.checked += 1
@@ -269,28 +282,53 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
                 if case.source:
                     report.files.append({"file": case.source, "error": error_json(err)})
                 continue
-            if verdict.status == "error":
+            if verdict.status == "error" and not options.count_failures:
                 assert verdict.error is not None
                 raise verdict.error
             report.checked += 1
+            report.failures += verdict.status == "error"
             if case.source:
                 report.files.append({"file": case.source, **verdict.to_json(),
                                      "yours": verdict.yours.to_json() if verdict.yours else None})
             if on_verdict is not None:
                 on_verdict(case, verdict)
-            if verdict.status == "disagree":
-                report.disagreements += 1
+            if verdict.status != "agree":
+                report.disagreements += verdict.status == "disagree"
                 if report.first is None:
                     report.first, report.first_case = verdict, case
-                if not options.keep_going:
+                report.stopped = stop(verdict) if stop is not None else ""
+                if not options.keep_going or report.stopped:
                     break
         report.elapsed = time.perf_counter() - start
-        if report.first is not None:
-            report.shrunk = shrink(report.first,
-                                   lambda t, a, b: judge(route, t, a, b, settings), options.shrink)
+        seconds = _shrink_seconds(report.first, options, route)
+        if report.first is not None and seconds > 0:
+            report.shrunk = shrink(report.first, lambda t, a, b: judge(route, t, a, b, settings),
+                                   options.shrink, budget=options.shrink_budget, seconds=seconds)
             if options.save_dir is not None and not _as_found(report):
                 report.saved = _save(report)
+    finally:
+        if not keep_open:
+            route.close()
     return report
+
+
+NO_SHRINK = ("limit", "refused")  # failures a smaller tree does not explain
+
+
+def _shrink_seconds(first: Verdict | None, options: CheckOptions, route: Route) -> float:
+    """How long the first failure may be shrunk: a disagreement the
+    options' time; a program's failure (when counted) is not shrunk, but a
+    timeout is, leaving room for the last try and the re-check, which may
+    each take a timeout; 0: not shrunk."""
+    if first is None:
+        return 0.0
+    if first.status != "error":
+        return options.shrink_seconds
+    if first.kind in NO_SHRINK:
+        return 0.0
+    if first.kind == "timeout":
+        return options.shrink_seconds - 2 * (getattr(route, "timeout", None) or 0)
+    return options.shrink_seconds
 
 
 def with_next(items: Iterable[T]) -> Iterator[tuple[T, T | None]]:

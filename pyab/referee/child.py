@@ -27,9 +27,9 @@ signal nor trace pyab; pyab makes itself non-dumpable (``PR_SET_DUMPABLE``
 it or open its ``/proc`` files; the child inherits no descriptor but the
 three pipes; and a wall-clock limit bounds the whole run, not just a search.
 
-This module is also where pyab's other processes are supervised:
-:func:`die_with_parent` (``PR_SET_PDEATHSIG``) and :func:`on_sigterm` serve
-the ``--jobs`` workers as well.
+The supervision that serves pyab's other processes as well (the death
+signal, SIGTERM, orphans, the ``--jobs`` workers) is in
+:mod:`~pyab.referee.supervise`.
 
 Everything the child does wrong ends as :class:`pyab.errors.ProgramError`
 (exit code 3) with a one-line reason and the captured output.
@@ -52,8 +52,9 @@ from typing import Any
 
 from ..errors import ProgramError
 from . import placement
+from .supervise import CLEANUPS, MARK as _MARK, critical, descendants, _prctl, die_with_parent, on_sigterm, reap_orphans
 
-__all__ = ["CAP", "Child", "die_with_parent", "escape", "kill_all", "on_sigterm"]
+__all__ = ["CAP", "Child", "close_all", "die_with_parent", "escape", "kill_all", "on_sigterm"]
 
 CAP = 64 * 1024          # bytes of stderr / junk stdout kept (the rest counted, not kept)
 MAX_LINE = 16 * 1024 * 1024  # a single protocol line longer than this is junk
@@ -64,22 +65,10 @@ _LIVE_LOCK = threading.Lock()
 
 
 def escape(text: str, limit: int = 2000) -> str:
-    """``text`` safe for a terminal: control characters (escape sequences,
-    NUL, carriage returns...) shown as ``\\x1b``-style escapes, newlines and
-    tabs kept, at most ``limit`` characters."""
-    out = []
-    for ch in text[:limit]:
-        o = ord(ch)
-        if ch in "\n\t":
-            out.append(ch)
-        elif o < 32 or 127 <= o < 160 or o in (0x2028, 0x2029) or 0x202A <= o <= 0x202E \
-                or 0x2066 <= o <= 0x2069:
-            out.append(f"\\x{o:02x}" if o < 256 else f"\\u{o:04x}")
-        else:
-            out.append(ch)
-    if len(text) > limit:
-        out.append(f"... ({len(text) - limit} more characters)")
-    return "".join(out)
+    """``text`` safe for a terminal (:func:`pyab.text.printable_lines`),
+    at most ``limit`` characters."""
+    from ..text import capped, printable_lines
+    return printable_lines(capped(text, limit))
 
 
 class _Capped:
@@ -98,22 +87,6 @@ class _Capped:
     def text(self) -> str:
         s = self.data.decode("utf-8", "replace")
         return s + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
-
-
-def _prctl(option: int, value: int) -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
-    except Exception:  # pragma: no cover - no libc prctl
-        return False
-
-
-def die_with_parent() -> None:
-    """This process gets SIGKILL when the one that started it dies, even by
-    SIGKILL (Linux ``PR_SET_PDEATHSIG``): a program's child, a --jobs worker."""
-    _prctl(1, signal.SIGKILL)
 
 
 def _limits(memory_mb: int | None, cpu_seconds: int | None, nproc: int | None,
@@ -183,7 +156,9 @@ class Child:
     is then an allowance on top of what the sandbox's user runs already.
     ``nofile`` limits open files; ``wall_seconds`` the whole life of the
     child, from start to the last answer.  ``share_cpu`` False leaves the
-    child's CPU to the system (:mod:`~pyab.referee.placement`).
+    child's CPU to the system (:mod:`~pyab.referee.placement`).  ``startup``
+    seconds are added to the first search's time (the child starting and
+    its program loading are not the search).
     """
 
     def __init__(self, argv: list[str], *, timeout: float | None, memory_mb: int | None,
@@ -191,7 +166,8 @@ class Child:
                  cpu_seconds: int | None = None, nproc: int | None = None,
                  fsize_mb: int | None = None, exit_codes: dict[int, tuple[str, str]] | None = None,
                  sandbox: Any = None, nofile: int | None = None,
-                 wall_seconds: float | None = None, share_cpu: bool = True):
+                 wall_seconds: float | None = None, share_cpu: bool = True,
+                 startup: float = 0.0):
         self.exit_codes = exit_codes or {}  # what the child's own exit codes mean (PROLOG_CHILD_EXIT)
         if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
             raise ValueError(f"a timeout must be a positive number of seconds, not {timeout!r}")
@@ -202,6 +178,8 @@ class Child:
         self._stderr = _Capped()
         self._buf = b""
         self._deadline: float | None = None
+        self._startup = self._startup_given = startup  # seconds the first search gets on top: the child's start-up
+        self._starting = False   # the first job sent, not yet read by the child
         self._closed = False
         self._stderr_open = True
         self.sandbox = sandbox
@@ -216,7 +194,7 @@ class Child:
             if nproc is not None and sys.platform.startswith("linux"):
                 nproc += _tasks_of(extra.get("user", os.getuid()))
         env = dict(os.environ if env is None else env)
-        env[_MARK] = str(os.getpid())  # inherited by what the child starts: see _reap_orphans
+        env[_MARK] = str(os.getpid())  # inherited by what the child starts: see supervise.reap_orphans
         # The child inherits this thread's CPU (placement.py); a child asked
         # once a search (pyab's Prolog child) works best beside pyab instead.
         self._placed = placement.share_cpu(self) if share_cpu else placement.Placement(None, None)
@@ -256,8 +234,17 @@ class Child:
 
     # -- protocol ----------------------------------------------------------
     def restart_clock(self) -> None:
-        """Start a new search's time limit now."""
-        self._deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        """Start a new search's time limit now (the first search's: once the
+        child has read its job, within ``startup`` seconds)."""
+        extra, self._startup = self._startup, 0.0
+        self._starting = extra > 0 and self.timeout is not None
+        self._deadline = None if self.timeout is None else time.monotonic() + self.timeout + extra
+
+    def _check_started(self) -> None:
+        """The child has read its first job: its search's clock starts now."""
+        if _unread(self._pipes[0].fileno()) == 0:
+            self._starting = False
+            self._deadline = time.monotonic() + (self.timeout or 0)
 
     def send(self, obj: Any) -> None:
         """Write one JSON value (a job, or an answer) as a line to the child.
@@ -310,6 +297,10 @@ class Child:
         if why == "write":
             return self._error(f"timeout: it left its input unread for {WRITE_GRACE:g} s",
                                "timeout")
+        if self._starting:
+            return self._error(f"timeout: it did not start: its first job was still unread after "
+                               f"{self.timeout:g} s and {self._startup_given:g} s for its start-up",
+                               "timeout")
         tail = " (it stopped reading its input)" if writing else ""
         return self._error(f"timeout: a search took longer than {self.timeout:g} s{tail}", "timeout")
 
@@ -351,12 +342,16 @@ class Child:
         # question never waits in select().
         ready: Any = (out,)
         while True:
+            if self._starting:
+                self._check_started()
             wait = None
             deadline, why = self._next_deadline()
             if deadline is not None:
                 wait = deadline - time.monotonic()
                 if wait <= 0:
                     raise self._overdue(why)
+                if self._starting:
+                    wait = min(wait, 0.02)  # look again whether it has read its job
             if out in ready:
                 chunk = _read(out)
                 if chunk:
@@ -421,12 +416,18 @@ class Child:
     def _error(self, reason: str, kind: str) -> ProgramError:
         return ProgramError(reason, kind, stdout=self.stdout_junk, stderr=self.stderr)
 
-    def close(self) -> None:
+    def close(self, again: bool = False) -> None:
         """Kill the child's whole process group (and any descendant that left
-        it and came back to pyab as an orphan), and reap."""
-        if self._closed:
+        it and came back to pyab as an orphan), and reap.  ``again``: even
+        when a close began already (SIGTERM may have cut it short)."""
+        if self._closed and not (again and self in _LIVE):
             return
+        with critical():
+            self._close()
+
+    def _close(self) -> None:
         self._closed = True
+        below = descendants(self.proc.pid)  # a sandbox's inner processes, reaped below
         _killpg(self.pgid)
         try:
             self.proc.wait(timeout=5)
@@ -439,13 +440,15 @@ class Child:
             except OSError:
                 pass
         _killpg(self.pgid)  # anything the group started while we reaped
-        _reap_orphans(self.pgid)  # a sandbox's namespace ends with its first process, reaped here
-        with _LIVE_LOCK:
-            _LIVE.discard(self)
+        reap_orphans(self.pgid, _live_pids(), below)  # a sandbox's namespace ends with its first process, reaped here
         self._placed.release()  # the parent thread's CPU mask back, once no child holds it
         if self.sandbox is not None:
-            _confined(-1)
             self.sandbox.cleanup()
+        with _LIVE_LOCK:  # last: a close cut short by SIGTERM is finished by close_all
+            was = self in _LIVE
+            _LIVE.discard(self)
+        if was and self.sandbox is not None:
+            _confined(-1)
 
     @property
     def alive(self) -> bool:
@@ -488,6 +491,19 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 _ANSWERS = {True: b"true\n", False: b"false\n"}  # max_to_move's answers, encoded already
 
 
+def _unread(fd: int) -> int:
+    """Bytes written to the pipe ``fd`` and not yet read by the other end."""
+    import array
+    import fcntl
+    import termios
+    buf = array.array("i", [0])
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, buf, True)
+    except OSError:
+        return 0
+    return buf[0]
+
+
 def _read(fd: int) -> bytes | None:
     """Up to 64 KB from ``fd``; b"" at end of file, None when nothing is there yet."""
     try:
@@ -512,57 +528,17 @@ def _killpg(pgid: int) -> None:
         pass
 
 
-_MARK = "PYAB_CHILD_OF"
-
-
-def _reap_orphans(pgid: int) -> None:
-    """Kill and reap processes handed back to pyab as orphans (see
-    :func:`_become_subreaper`) that came from a program under test: those
-    still in the child's process group ``pgid`` (killed with it, now
-    zombies), and those that left it (``setsid``) but carry the environment
-    mark every child passes on.  pyab's other subprocesses are left alone."""
-    if not sys.platform.startswith("linux"):
-        return
-    me, my_sid = os.getpid(), os.getsid(0)
-    mark = f"{_MARK}={me}".encode()
+def _live_pids() -> set[int]:
     with _LIVE_LOCK:
-        known = {c.proc.pid for c in _LIVE}
-    quiet = 0
-    while quiet < 3:  # orphans arrive as their parents die: look a few times
-        found = False
-        for pid in _children(me) - known:
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-                group, session = int(fields[2]), int(fields[3])
-                if group != pgid:
-                    if session == my_sid:
-                        continue  # pyab's own helpers (e.g. --jobs workers)
-                    with open(f"/proc/{pid}/environ", "rb") as f:
-                        if mark not in f.read().split(b"\0"):
-                            continue  # not started by a program under test
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                found = True
-            except (OSError, ValueError, IndexError):
-                pass
-        quiet = 0 if found else quiet + 1
-        time.sleep(0.005)
+        return {c.proc.pid for c in _LIVE}
 
 
-def _children(pid: int) -> set[int]:
-    out: set[int] = set()
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                out.update(map(int, f.read().split()))
-        except OSError:
-            pass
-    return out
+def close_all() -> None:
+    """Close every live child (killed, reaped, its sandbox copy removed)."""
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        child.close(again=True)
 
 
 def kill_all() -> None:
@@ -590,14 +566,5 @@ def _install_handlers() -> None:
             signal.signal(signal.SIGTERM, _on_sigterm)
 
 
-def on_sigterm(cleanup: Any) -> Any:
-    """A SIGTERM handler that runs ``cleanup()`` and then lets the default
-    action end the process (its exit status says SIGTERM, as without it)."""
-    def handler(signum: int, frame: Any) -> None:
-        cleanup()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
-    return handler
-
-
 _on_sigterm = on_sigterm(kill_all)
+CLEANUPS.append(close_all)

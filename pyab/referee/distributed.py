@@ -20,11 +20,11 @@ Dask is an extra: ``pip install 'pyab[dist]'``.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import Error
 
-__all__ = ["run_tasks", "workers"]
+__all__ = ["each_task", "run_tasks", "workers"]
 
 _ENGINE_TURN = threading.Lock()  # one SWI-Prolog per process: its tasks take turns
 CONNECT_TIMEOUT = "10s"
@@ -61,3 +61,20 @@ def run_tasks(address: str, fn: Callable[..., Any],
         calls = list(arguments(workers(client)))
         futures = [client.submit(_in_turn, fn, *a, pure=False) for a in calls]
         return client.gather(futures)
+
+
+def each_task(address: str, fn: Callable[..., Any],
+              calls: Sequence[tuple[Any, ...]]) -> Iterator[tuple[int, Any, BaseException | None]]:
+    """``(i, fn(*calls[i]), None)`` or ``(i, None, error)`` as each task
+    ends on the cluster at ``address`` (``pyab grade --scheduler``: each
+    submission's reports written as it is done).  A task whose worker is
+    lost is run again by Dask on another worker; every index comes once."""
+    from distributed import as_completed
+    with _client(address) as client:
+        futures = {client.submit(_in_turn, fn, *a, pure=False): i for i, a in enumerate(calls)}
+        for future in as_completed(list(futures), loop=client.loop):
+            i = futures[future]
+            try:
+                yield i, future.result(), None
+            except Exception as err:
+                yield i, None, err

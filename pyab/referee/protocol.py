@@ -187,13 +187,8 @@ class Observer:
             raise self.bug
         tree = self.tree
         root_kids = tree.children(tree.root)
-        if value is None and not value_required:
-            pass
-        elif isinstance(value, bool) or not isinstance(from_wire(value), (int, float)):
-            raise self.fail(f"returned the value {_show(value)}, which is not a finite number "
-                            "(nor inf/-inf, a window bound)")
-        elif math.isnan(from_wire(value)):
-            raise self.fail("returned the value NaN, which is not a finite number")
+        if value is not None or value_required:
+            _number_check(value, self.fail)
         value = from_wire(value)
         if best is None:
             best_id = None
@@ -206,6 +201,32 @@ class Observer:
         r = self.rec.result(best_id, value)
         return Result(r.best, r.value, r.leaves, r.visited, r.pruned, engine="its own process",
                       algorithm=self.label, extra={"questions": len(self.log)})
+
+
+def _number_check(value: Any, fail: Callable[..., ProgramError]) -> None:
+    """A value any comparison can use: a number within a double's range
+    (a bigger integer, a JSON literal beyond it, NaN or any other term is
+    ``invalid``), or "inf"/"-inf", a window bound."""
+    if value in ("inf", "-inf"):
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise fail(f"returned the value {_show(value)}, which is not a finite number "
+                   "(nor inf/-inf, a window bound)")
+    if isinstance(value, float) and math.isnan(value):
+        raise fail("returned the value NaN, which is not a finite number")
+    if isinstance(value, int):
+        if value.bit_length() > 1023:  # float(value) would overflow
+            raise fail(f"returned the value {_show_int(value)}, beyond the range of a double")
+    elif math.isinf(value):  # a literal such as 1e400: the bounds are sent as "inf"/"-inf"
+        raise fail("returned a number beyond the range of a double (send a window bound "
+                   'as "inf" or "-inf")')
+
+
+def _show_int(n: int) -> str:
+    """A huge integer shortened: its sign, first digits and digit count."""
+    digits = len(str(abs(n))) if n.bit_length() < 10000 else round(n.bit_length() * 0.30103)
+    head = str(abs(n))[:12] if n.bit_length() < 10000 else ""
+    return f"{'-' if n < 0 else ''}{head}... ({digits} digits)"
 
 
 def converse(child: Any, observer: Observer, start: dict | str | None, *, value_required: bool = True,
@@ -239,7 +260,8 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
                 observer.replay(msg.pop("asked"), msg.pop("stray", None))
             if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
                 kind = msg.get("kind", "crash")
-                raise observer.fail(str(msg["error"]), kind if kind in _CLAIMS else "invalid")
+                from ..text import capped  # an error text is the program's: a few KB at most
+                raise observer.fail(capped(str(msg["error"])), kind if kind in _CLAIMS else "invalid")
             questions = observer.questions  # cs188 asks others
             asked = [q for q in questions if q in msg]
             if len(asked) == 1 and len(msg) == 1:

@@ -167,17 +167,26 @@ def call(func: Callable, interface: str, ask: Ask, root: str, alpha: Any, beta: 
 def describe(err: BaseException) -> str:
     """``ExcType: message (at FILE:LINE in FUNC)`` with the last frame of
     the traceback outside pyab itself: the user's code."""
-    frames = traceback.extract_tb(err.__traceback__)
+    # no <frozen importlib._bootstrap>: the interpreter's own frames say nothing
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if not f.filename.startswith("<")]
     # pyab's files; a shipped copy (--untrusted) is alone in its folder
     here = str(Path(__file__).resolve().parent.parent if __package__ else Path(__file__).resolve())
-    user = [f for f in frames if not str(Path(f.filename).resolve()).startswith(here)] or frames
+    user = [f for f in frames if not str(Path(f.filename).resolve()).startswith(here)]  # none: a SyntaxError
     where = ""
     if user:
         f = user[-1]
         where = f" (at {Path(f.filename).name}:{f.lineno} in {f.name}"
-        where += f": {f.line.strip()[:80]})" if f.line else ")"
+        where += f": {_words(f.line.strip(), 80)})" if f.line else ")"
     text = str(err).splitlines()[0] if str(err) else ""
-    return f"raised {type(err).__name__}{': ' + text[:200] if text else ''}{where}"
+    return f"raised {type(err).__name__}{': ' + _words(text, 200) if text else ''}{where}"
+
+
+def _words(text: str, limit: int) -> str:
+    """``text`` cut to about ``limit`` characters at a space, never mid-word."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > limit // 2 else limit] + " ..."
 
 
 def load(spec: str) -> Callable:

@@ -14,7 +14,7 @@ from .verdict import KINDS
 # this module), so it is typed Any here.
 Report = Any
 
-__all__ = ["error_json", "report_json", "report_text"]
+__all__ = ["error_json", "nothing_checked", "report_json", "report_text"]
 
 
 def _compared(report: Report) -> str:
@@ -39,7 +39,9 @@ def report_text(report: Report) -> list[str]:
     if first is None or case is None:
         on = (f"{report.checked} random trees (seed {o.seed})" if o.random is not None
               else f"{report.checked} files")
-        if report.checked or not report.refused:
+        if not report.checked:
+            out.append(f"verdict none: {nothing_checked(report)}")
+        else:
             out.append(f"{on}, {o.algorithm}: {route.label} agrees with {report.reference} on every one "
                        f"(compared: {_compared(report)}; {speed:.0f} trees/s)")
         return out
@@ -76,6 +78,14 @@ def report_text(report: Report) -> list[str]:
     return out
 
 
+def nothing_checked(report: Report) -> str:
+    """Why a run checked no tree (its verdict is ``none``, never agree)."""
+    if report.refused:
+        return (f"every one of the {len(report.refused)} files or trees was refused"
+                if len(report.refused) > 1 else "the one file or tree was refused")
+    return "there was no tree to check"
+
+
 def error_json(err: Exception) -> dict[str, Any]:
     """A refused file's error as JSON: kind, message, and its place."""
     from ..errors import DSLError
@@ -91,9 +101,10 @@ def report_json(report: Report) -> dict[str, Any]:
     a program under test)."""
     o, first, case = report.options, report.first, report.first_case
     speed = report.checked / report.elapsed if report.elapsed > 0 else math.inf
+    verdict = "disagree" if first else "agree" if report.checked else "none"
     out: dict[str, Any] = {
-        "verdict": "disagree" if first else "agree", "kind": first.kind if first else "agree",
-        "agree": first is None and not report.refused,
+        "verdict": verdict, "kind": first.kind if first else verdict,
+        "agree": verdict == "agree" and not report.refused,
         "checked": report.checked, "disagreements": report.disagreements,
         "rate": round(report.disagreements / report.checked, 6) if report.checked else 0.0,
         "compare": ",".join(o.compare), "reference": report.reference, "yours": report.route.label,
@@ -101,6 +112,8 @@ def report_json(report: Report) -> dict[str, Any]:
         "refused": [{"file": src, "error": error_json(err)} for src, err in report.refused],
         "replay_run": report.replay_run,
     }
+    if verdict == "none":
+        out["reason"] = nothing_checked(report)
     if o.random is not None:
         out["seed"] = o.seed
     else:

@@ -344,7 +344,8 @@ def python_child(spec: str, interface: str) -> tuple[list[str], Sandbox]:
     return ["python3", "-I", box.shipped("pychild.py"), spec, "--interface", interface], box
 
 
-def exec_child(argv: list[str]) -> tuple[list[str], Sandbox]:
-    """The confined ``--exec`` child: the command, in a copy of the current
-    folder, found on the sandbox's PATH (system folders only)."""
-    return list(argv), Sandbox(os.getcwd())
+def exec_child(argv: list[str], folder: str) -> tuple[list[str], Sandbox]:
+    """The confined ``--exec`` child: the command, in a copy of ``folder``
+    (the submission's: :func:`pyab.referee.exec_folder`), found on the
+    sandbox's PATH (system folders only)."""
+    return list(argv), Sandbox(folder)

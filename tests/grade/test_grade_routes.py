@@ -96,8 +96,10 @@ def test_a_program_that_cannot_load_stops_its_groups_at_once(tmp_path):
     res = json.loads((out / "broken" / "results.json").read_text())
     first = res["tests"][0]
     assert first["score"] == 0
-    assert "stopped after 1 trees: it cannot run at all" in first["output"], first["output"]
+    # one short message, no tree to shrink or draw: the same on every tree
+    assert first["output"].startswith("your program cannot run (crash): "), first["output"]
     assert "could not be loaded" in first["output"]
+    assert "tree" not in first["output"] and len(first["output"]) < 700
 
 
 def test_one_child_serves_a_submission_across_its_groups(tmp_path):

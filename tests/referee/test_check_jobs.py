@@ -33,3 +33,37 @@ def test_jobs_must_be_positive():
     done = pyab_cli("check", "--random", "5", "--jobs", "0")
     assert done.returncode == 2
     assert "--jobs" in done.stderr
+
+
+def _die_on(x: int, bad: int) -> int:
+    import os
+    if x == bad:
+        os._exit(9)  # the worker dies, as when a child takes it down
+    return 10 * x
+
+
+def test_a_dead_worker_costs_only_its_own_call():
+    """One call that kills its worker (twice) ends with the error; every
+    other call, those the broken pool lost included, gets its result."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from pyab.referee.supervise import Pool
+    with Pool(2, die_on_sigterm=False) as pool:
+        got = {i: (r, e) for i, r, e in pool.each(_die_on, [(x, 3) for x in range(8)])}
+    assert sorted(got) == list(range(8))
+    assert isinstance(got[3][1], BrokenProcessPool)
+    assert {i: r for i, (r, e) in got.items() if i != 3} == {x: 10 * x for x in range(8) if x != 3}
+
+
+def test_a_hanging_program_ends_check_jobs_keep_going_soon(tmp_path):
+    """--jobs 2 --keep-going on a program that loops: each worker stops at
+    its first timeout (was: a timeout for every tree of its share)."""
+    import time
+    prog = tmp_path / "loop.py"
+    prog.write_text("def alphabeta(game, node, alpha, beta):\n    while True:\n        pass\n")
+    start = time.monotonic()
+    r = pyab_cli("check", "--random", "40", "--jobs", "2", "--keep-going", "--timeout", "1",
+                 "--python", f"{prog}:alphabeta", timeout=120)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "timeout" in r.stderr
+    assert time.monotonic() - start < 15  # ten timeouts and the start-up (was 27 s)
