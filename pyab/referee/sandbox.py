@@ -42,6 +42,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 from ..errors import Error
@@ -83,6 +84,36 @@ def _base() -> str:
     return "/tmp"
 
 
+_RUN: dict = {"root": None, "pid": 0, "users": 0}
+_RUN_LOCK = threading.Lock()
+
+
+def run_root() -> str:
+    """This run's own folder of sandboxes (``pyab-run-PID-*`` in the
+    temporary folder): every sandbox (and probe) of the run lives inside it,
+    so that runs sharing a machine (a test suite, another grader) never see
+    or count each other's.  It is removed when the run's last sandbox is
+    (:func:`_release_run_root`), so it is gone by the time pyab exits,
+    however it exits (the command line skips ``atexit``)."""
+    with _RUN_LOCK:
+        if _RUN["pid"] != os.getpid() or not (_RUN["root"] and os.path.isdir(_RUN["root"])):
+            root = tempfile.mkdtemp(prefix=f"pyab-run-{os.getpid()}-", dir=_base())
+            os.chmod(root, 0o711)  # nobody passes through to its sandbox, lists nothing
+            _RUN.update(root=root, pid=os.getpid(), users=0)
+        _RUN["users"] += 1
+        return _RUN["root"]
+
+
+def _release_run_root() -> None:
+    with _RUN_LOCK:
+        if _RUN["pid"] != os.getpid():
+            return
+        _RUN["users"] -= 1
+        if _RUN["users"] <= 0 and _RUN["root"]:
+            shutil.rmtree(_RUN["root"], ignore_errors=True)
+            _RUN.update(root=None, users=0)
+
+
 def _drop() -> dict:
     """Popen arguments that run the child as ``nobody`` when pyab is root."""
     if os.geteuid() != 0:
@@ -100,17 +131,21 @@ def backend() -> str:
     for name in ([wanted] if wanted else ["bwrap", "unshare"]):
         if name not in ("bwrap", "unshare"):
             raise SandboxUnavailable(f"PYAB_SANDBOX={wanted!r}: the sandboxes are bwrap and unshare")
-        with tempfile.TemporaryDirectory(prefix="pyab-probe-", dir=_base()) as d:
-            os.chmod(d, 0o755)
-            box = Sandbox(d, kind=name, probe=True)
-            try:
-                done = subprocess.run(box.command(["/bin/true"], d), capture_output=True,
-                                      timeout=20, env=box.env(), **_drop())
-                ok, why = done.returncode == 0, done.stderr.decode("utf-8", "replace").strip()
-            except (OSError, subprocess.TimeoutExpired) as err:
-                ok, why = False, str(err)
-            finally:
-                box.cleanup()
+        base = run_root()
+        try:
+            with tempfile.TemporaryDirectory(prefix="pyab-probe-", dir=base) as d:
+                os.chmod(d, 0o755)
+                box = Sandbox(d, kind=name, probe=True)
+                try:
+                    done = subprocess.run(box.command(["/bin/true"], d), capture_output=True,
+                                          timeout=20, env=box.env(), **_drop())
+                    ok, why = done.returncode == 0, done.stderr.decode("utf-8", "replace").strip()
+                except (OSError, subprocess.TimeoutExpired) as err:
+                    ok, why = False, str(err)
+                finally:
+                    box.cleanup()
+        finally:
+            _release_run_root()
         if ok:
             _BACKEND[wanted] = name
             return name
@@ -182,7 +217,8 @@ class Sandbox:
         if str(self.folder) in ("/",) + SYSTEM or not self.folder.is_dir():
             raise SandboxUnavailable(f"--untrusted: {self.folder} cannot be a submission folder")
         self.kind = kind or backend()
-        self.root = Path(tempfile.mkdtemp(prefix="pyab-sandbox-", dir=_base()))
+        self._held = True  # a share of the run's root, given back at cleanup
+        self.root = Path(tempfile.mkdtemp(prefix="pyab-sandbox-", dir=run_root()))
         os.chmod(self.root, 0o711)  # nobody passes through, lists nothing
         self.work = self.root / "work"
         self.helpers = self.root / "ship"
@@ -307,6 +343,9 @@ class Sandbox:
     def cleanup(self) -> None:
         """Remove the copy (after the child and all it started are gone)."""
         shutil.rmtree(self.root, ignore_errors=True)
+        if self._held:
+            self._held = False
+            _release_run_root()
 
 
 def _under_hidden(path: str) -> bool:

@@ -443,15 +443,34 @@ def test_json_escapes_every_control_and_bidi_character():
 def test_nothing_is_left_in_the_temporary_folder(tmp_path):
     """The copy and the shipped files go when the run ends (here TMPDIR is
     a folder of the test's; as root, where nobody cannot pass through it,
-    pyab uses /tmp)."""
+    pyab uses /tmp).  Only this run's own folder is looked at: other pyab
+    runs may sandbox on the same machine meanwhile."""
     (tmp_path / "tmp").mkdir()  # 0700 under pytest's root-only folders
     tmp = Path("/tmp") if os.geteuid() == 0 else tmp_path / "tmp"
-    before = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
     shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", tmp_path)
     env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path / "tmp"))
-    done = subprocess.run([sys.executable, "-m", "pyab", "check", "--random", "5", "--python",
-                           "slides_alphabeta.py:alphabeta", "--untrusted"], capture_output=True,
-                          text=True, timeout=60, cwd=tmp_path, env=env)
-    assert done.returncode == 0, done.stderr
-    after = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
-    assert after <= before and not list((tmp_path / "tmp").iterdir())
+    with subprocess.Popen([sys.executable, "-m", "pyab", "check", "--random", "5", "--python",
+                           "slides_alphabeta.py:alphabeta", "--untrusted"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env) as proc:
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert list(tmp.glob(f"pyab-run-{proc.pid}-*")) == [] and not list((tmp_path / "tmp").iterdir())
+
+
+def test_every_sandbox_of_a_run_is_in_the_runs_own_folder(tmp_path):
+    """Sandboxes live in one folder of this process's (named by its pid),
+    removed with the last of them; another run's folder is never touched."""
+    from pyab.referee import sandbox
+    other = Path(sandbox._base()) / f"pyab-run-{os.getpid() + 1}-not-mine"
+    other.mkdir(exist_ok=True)
+    try:
+        first, second = sandbox.Sandbox(tmp_path), sandbox.Sandbox(tmp_path)
+        root = first.root.parent
+        assert second.root.parent == root and root.name.startswith(f"pyab-run-{os.getpid()}-")
+        assert sorted(p.name for p in root.iterdir()) == sorted([first.root.name, second.root.name])
+        first.cleanup()
+        assert root.is_dir() and not first.root.exists()
+        second.cleanup()
+        assert not root.exists() and other.is_dir()
+    finally:
+        other.rmdir()
