@@ -118,6 +118,9 @@ program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
                    help="an existing folder where a disagreeing tree is saved (default .); "
                         "a name another run used gets -2, -3, ...")
     _common.add_program(p)
+    p.add_argument("--disk", type=_common.positive, default=None, metavar="MB",
+                   help="--untrusted: MB of writable space (a tmpfs) for each of the program's "
+                        "folder, /tmp and /dev/shm (default 256); pyab docs sandbox")
     p.add_argument("--compare", type=_compare, default=None, metavar="WHAT[,WHAT]",
                    help="with --python/--exec/--program: what must agree, one or a comma-separated "
                         f"list of {', '.join(COMPARE)}: all (default: value, best move, leaves, "
@@ -175,6 +178,11 @@ def run(args: argparse.Namespace) -> int:
     if not yours and (args.untrusted or args.timeout is not None or args.memory is not None):
         raise ValueError("--untrusted, --timeout and --memory are for a program under test: "
                          "give --program FILE.pl (or --python/--exec for --timeout/--memory)")
+    if args.disk is not None:  # read by every sandbox of this run, --jobs workers too
+        if not args.untrusted:
+            raise ValueError("--disk bounds an --untrusted program's writable space: give --untrusted")
+        import os
+        os.environ["PYAB_DISK_MB"] = str(args.disk)
     options = _options(args)
     options.check()  # a missing --save-dir is said before anything runs
     if yours:

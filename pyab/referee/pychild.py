@@ -164,6 +164,16 @@ def call(func: Callable, interface: str, ask: Ask, root: str, alpha: Any, beta: 
     return out[0], out[1]
 
 
+def _kind(err: BaseException) -> str:
+    """"limit" for running out of memory or of writable space (its disk
+    budget, its file size), else "crash"."""
+    import errno
+    if isinstance(err, MemoryError) or (isinstance(err, OSError) and err.errno in (
+            errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.ENOMEM)):
+        return "limit"
+    return "crash"
+
+
 def describe(err: BaseException) -> str:
     """``ExcType: message (at FILE:LINE in FUNC)`` with the last frame of
     the traceback outside pyab itself: the user's code."""
@@ -282,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         except BaseException as err:
             traceback.print_exception(err, file=sys.stderr)
-            put({"error": describe(err), "kind": "crash"})
+            put({"error": describe(err), "kind": _kind(err)})
             continue
         put({"best": _wire(best), "value": _wire(value)})
 

@@ -44,6 +44,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 from ..errors import Error
 
@@ -55,6 +56,8 @@ __all__ = ["LIMITS", "Sandbox", "SandboxUnavailable", "backend"]
 LIMITS = {"timeout": 10.0, "memory_mb": 1024, "cpu_seconds": 600, "nproc": 32, "fsize_mb": 16,
           "nofile": 64, "wall_seconds": 1800.0}
 
+DISK_MB = 256                   # MB of writable space (tmpfs) a child gets unless told
+TOOL_PIDS = 8                   # processes of the sandbox's own tools, on top of LIMITS["nproc"]
 COPY_LIMIT = 64 * 1024 * 1024   # bytes of a submission folder copied, at most
 COPY_FILES = 5000               # files of it, at most
 NOBODY = 65534
@@ -65,6 +68,14 @@ ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alterna
        "/etc/localtime", "/etc/mime.types")
 PATH = "/usr/local/bin:/usr/bin:/bin"
 TOOLS = {"bwrap": "bwrap", "unshare": "unshare"}  # the commands, by name
+
+
+# Run first inside the sandbox (sh -c FILL sh COPY FOLDER CWD ARGV...): the
+# read-only copy of the folder filled into the folder's own sized tmpfs
+# (the child's writable space is never the host's disk), then the program.
+FILL = ('src=$1 dst=$2 cwd=$3; shift 3; cp -pR -- "$src"/. "$dst"/ '
+        '|| { echo "pyab: cannot fill the sandbox folder" >&2; exit 125; }; '
+        'cd -- "$cwd" && exec "$@"')
 
 
 class SandboxUnavailable(Error):
@@ -212,8 +223,14 @@ class Sandbox:
     """
 
     def __init__(self, folder: str | os.PathLike, *, ship: tuple[str | tuple[str, str], ...] = (),
-                 kind: str | None = None, probe: bool = False):
+                 kind: str | None = None, probe: bool = False, disk_mb: int | None = None):
         self.folder = Path(folder).resolve()
+        if disk_mb is None:  # check --disk sets it for the run (its --jobs workers inherit it)
+            disk_mb = _positive_int(os.environ.get("PYAB_DISK_MB", "")) or DISK_MB
+        self.disk_mb = disk_mb
+        if self.disk_mb < 1:
+            raise ValueError(f"a disk budget must be at least 1 MB, not {self.disk_mb!r}")
+        self._budget: Any = None
         if str(self.folder) in ("/",) + SYSTEM or not self.folder.is_dir():
             raise SandboxUnavailable(f"--untrusted: {self.folder} cannot be a submission folder")
         self.kind = kind or backend()
@@ -237,6 +254,18 @@ class Sandbox:
                 shutil.copyfile(source, target)
                 os.chmod(target, 0o644)
                 self._shipped[name] = str(target)
+            self._filter_fd: int | None = None
+            if not probe:  # the system-call filter (seccomp.py), as each backend loads it
+                from . import seccomp
+                if self.kind == "bwrap":
+                    self._filter_fd = os.memfd_create("pyab-seccomp", os.MFD_CLOEXEC)
+                    os.write(self._filter_fd, seccomp.program())
+                    os.lseek(self._filter_fd, 0, os.SEEK_SET)
+                else:
+                    shutil.copyfile(seccomp.__file__, self.helpers / "seccomp.py")
+                    (self.helpers / "seccomp.bpf").write_bytes(seccomp.program())
+                    for n in ("seccomp.py", "seccomp.bpf"):
+                        os.chmod(self.helpers / n, 0o644)
             if os.geteuid() == 0:  # the child runs as nobody: its copy is nobody's
                 for dirpath, dirs, names in os.walk(self.work):
                     for n in [dirpath, *(os.path.join(dirpath, x) for x in dirs + names)]:
@@ -249,9 +278,29 @@ class Sandbox:
         """The path of a shipped file, inside the sandbox as outside."""
         return self._shipped[name]
 
+    def budget(self, memory_mb: int | None) -> Any:
+        """Make the child's own memory and pids cgroups (:mod:`.cgroup`),
+        where this machine lets pyab: the memory limit is ``memory_mb`` plus
+        the disk budget (its tmpfs pages are charged there too).  Returns
+        the function the child runs between fork and exec to enter them, or
+        None when the limits stay rlimits (:func:`fallback` says which)."""
+        from . import cgroup
+        if cgroup.available():
+            return None
+        memory = None if memory_mb is None else memory_mb + self.disk_mb
+        try:
+            self._budget = cgroup.Budget(memory, int(LIMITS["nproc"]) + TOOL_PIDS,
+                                         uid=NOBODY if os.geteuid() == 0 else None)
+        except OSError as err:
+            _FALLBACK_WHY[:] = [f"cannot make a cgroup: {err}"]
+            return None
+        return self._budget.enter
+
     def popen_args(self) -> dict:
-        """Extra :class:`subprocess.Popen` arguments (the user to run as)."""
-        return _drop()
+        """Extra :class:`subprocess.Popen` arguments (the user to run as, the
+        filter's descriptor for bwrap)."""
+        fds = {"pass_fds": (self._filter_fd,)} if self._filter_fd is not None else {}
+        return {**_drop(), **fds}
 
     def env(self) -> dict:
         """The sandbox tool's own environment (the program's is set inside)."""
@@ -285,6 +334,7 @@ class Sandbox:
         return [h for h in _hidden() if any(h.startswith(s + "/") for s in SYSTEM)]
 
     def _bwrap(self, argv: list[str], cwd: str) -> list[str]:
+        size = str(self.disk_mb * 1024 * 1024)
         cmd = [TOOLS["bwrap"], "--unshare-all", "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "sandbox"]
         for s in SYSTEM:
@@ -296,56 +346,100 @@ class Sandbox:
             cmd += ["--ro-bind-try", e, e]
         for p in self._extra_ro(argv):
             cmd += ["--ro-bind", p, p]
-        cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size,
+                "--tmpfs", "/dev/shm", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
         for h in self._masks():
             cmd += ["--tmpfs", h, "--remount-ro", h]
         cmd += ["--ro-bind", str(self.helpers), str(self.helpers),
-                "--bind", str(self.work), str(self.folder), "--chdir", cwd, "--clearenv"]
+                "--ro-bind", str(self.work), str(self.work),
+                "--perms", "0755", "--size", size, "--tmpfs", str(self.folder),
+                "--chdir", "/", "--clearenv"]
+        if self._filter_fd is not None:
+            os.lseek(self._filter_fd, 0, os.SEEK_SET)  # bwrap reads it from where it stands
+            cmd += ["--seccomp", str(self._filter_fd)]
         for k, v in self.inner_env().items():
             cmd += ["--setenv", k, v]
-        return cmd + ["--", *argv]
+        return cmd + ["--", "/bin/sh", "-c", FILL, "sh", str(self.work), str(self.folder), cwd, *argv]
 
     def _unshare(self, argv: list[str], cwd: str) -> list[str]:
         q = shlex.quote
-        keep = {"proc", "dev", "sys", "mnt"} | {s.lstrip("/") for s in SYSTEM}
+        size = f"size={self.disk_mb}m"
+        keep = {"proc", "dev", "mnt", "tmp"} | {s.lstrip("/") for s in SYSTEM}
         lines = ["set -e", "mount -t tmpfs -o mode=755 none /mnt",
                  "mkdir /mnt/w /mnt/h /mnt/e",
                  f"mount --bind {q(str(self.work))} /mnt/w",
+                 "mount -o remount,ro,bind /mnt/w",
                  f"mount --bind {q(str(self.helpers))} /mnt/h",
                  "mount -o remount,ro,bind /mnt/h"]
         for e in ETC:
             lines.append(f"if [ -e {e} ]; then mkdir -p /mnt/e{os.path.dirname(e)}; "
                          f"cp -R -P {e} /mnt/e{e}; fi")
+        covers = []
         for entry in sorted(os.listdir("/")):
             p = "/" + entry
             if entry in keep or os.path.islink(p):
                 continue
-            if os.path.isdir(p):
-                lines.append(f"mount -t tmpfs -o mode=755 none {q(p)}")
+            if os.path.isdir(p):  # /sys (and the cgroup tree) too: an empty cover
+                lines.append(f"mount -t tmpfs -o size=1m,mode=755 none {q(p)}")
+                covers.append(p)
             elif os.path.isfile(p):  # a file at the top (a container's notes): emptied
                 lines.append(f"mount --bind /dev/null {q(p)}")
         lines.append("[ -d /mnt/e/etc ] && cp -R -P /mnt/e/etc/. /etc/ || true")
         for h in self._masks():
             lines.append(f"mount -t tmpfs -o ro,mode=755 none {q(h)}")
-        lines += [f"mkdir -p {q(str(self.folder))} {q(str(self.helpers))}",
-                  f"mount --bind /mnt/w {q(str(self.folder))}",
+        # The writable places, each a tmpfs of the disk budget: /tmp, /dev/shm
+        # (else the host's) and the folder, filled from the read-only copy.
+        lines += [f"mount -t tmpfs -o {size},mode=1777 none /tmp",
+                  f"if [ -d /dev/shm ]; then mount -t tmpfs -o {size},mode=1777 none /dev/shm; fi",
+                  f"mkdir -p {q(str(self.folder))} {q(str(self.helpers))}",
+                  f"mount -t tmpfs -o {size},mode=755 none {q(str(self.folder))}",
+                  f"cp -pR /mnt/w/. {q(str(self.folder))}/",
                   f"mount --bind /mnt/h {q(str(self.helpers))}",
-                  "mount -t tmpfs -o mode=755 none /mnt",
-                  "chmod 1777 /tmp",
-                  f"cd {q(cwd)}",
+                  "mount -t tmpfs -o ro,mode=755 none /mnt"]
+        lines += [f"mount -o remount,ro,bind {q(c)}" for c in covers]
+        filtered = ""
+        if (self.helpers / "seccomp.bpf").exists():  # the system's python3 installs the filter
+            filtered = (f" python3 -I -S {q(str(self.helpers / 'seccomp.py'))} "
+                        f"{q(str(self.helpers / 'seccomp.bpf'))} --")
+        lines += [f"cd {q(cwd)}",
                   "exec setpriv --no-new-privs --inh-caps=-all --bounding-set=-all -- "
                   "env -i " + " ".join(q(f"{k}={v}") for k, v in self.inner_env().items())
-                  + ' "$@"']
+                  + filtered + ' "$@"']
         return [TOOLS["unshare"], "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child",
                 "--mount", "--ipc", "--uts", "--mount-proc", "--propagation", "private", "--",
                 "/bin/sh", "-c", "\n".join(lines), "sh", *argv]
 
     def cleanup(self) -> None:
         """Remove the copy (after the child and all it started are gone)."""
+        fd, self._filter_fd = getattr(self, "_filter_fd", None), None
+        if fd is not None:
+            os.close(fd)
+        if self._budget is not None:
+            self._budget.remove()
+            self._budget = None
         shutil.rmtree(self.root, ignore_errors=True)
         if self._held:
             self._held = False
             _release_run_root()
+
+
+def _positive_int(text: str) -> int | None:
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+_FALLBACK_WHY: list[str] = []
+
+
+def fallback() -> str:
+    """One line for diagnostics: which limits the kernel enforces per child
+    here, and which fall back to rlimits (and why)."""
+    from . import cgroup
+    why = _FALLBACK_WHY[0] if _FALLBACK_WHY else cgroup.available()
+    if not why:
+        return ("per child: a memory cgroup (its processes and tmpfs pages) and a pids cgroup; "
+                f"--disk on each tmpfs; {LIMITS['fsize_mb']} MB a file")
+    return (f"no cgroup ({why}): memory is limited per process (RLIMIT_AS), processes per "
+            "user (RLIMIT_NPROC), tmpfs pages by --disk on each writable place only")
 
 
 def _under_hidden(path: str) -> bool:

@@ -474,3 +474,186 @@ def test_every_sandbox_of_a_run_is_in_the_runs_own_folder(tmp_path):
         assert not root.exists() and other.is_dir()
     finally:
         other.rmdir()
+
+
+FILL = '''import os
+def alphabeta(game, node, alpha, beta):
+    where = {"tmp": "/tmp", "shm": "/dev/shm", "folder": os.path.dirname(os.path.abspath(__file__))}
+    chunk = b"x" * (1 << 20)
+    for i in range(400):  # 8 MB a file (16 MB is a file's limit), 3.2 GB at most
+        with open(os.path.join(where["PLACE"], "fill%d" % i), "wb") as f:
+            for _ in range(8):
+                f.write(chunk)
+    return None, 0
+'''
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+@pytest.mark.parametrize("where", ["tmp", "shm", "folder"])
+def test_filling_a_writable_place_is_stopped_at_the_disk_budget(kind, where, tmp_path):
+    """/tmp, /dev/shm and the folder's copy are tmpfs of --disk MB each: a
+    program filling one gets a `limit` verdict, and nothing it wrote is on
+    the host (its folder, the host's /dev/shm)."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    prog = tmp_path / "fill.py"
+    prog.write_text(FILL.replace("PLACE", where), encoding="utf-8")
+    shm_before = set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+    done = run("python", prog, "--untrusted", "--disk", "24", cwd=tmp_path, sandbox=kind)
+    assert done.returncode == 3, done.stderr
+    err = json.loads(done.stdout)["error"]
+    assert err["program_kind"] == "limit" and "No space left on device" in err["message"], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fill.py"]
+    if os.path.isdir("/dev/shm"):
+        assert not any(n.startswith("fill") for n in set(os.listdir("/dev/shm")) - shm_before)
+
+
+def test_disk_needs_untrusted(tmp_path):
+    prog = tmp_path / "fill.py"
+    prog.write_text(FILL, encoding="utf-8")
+    done = run("python", prog, "--disk", "24", cwd=tmp_path)
+    assert done.returncode == 2 and "--disk" in done.stderr
+
+
+def _budgeted(kind: str, script: str, tmp_path: Path, memory_mb: int | None = 200):
+    """A confined python3 running ``script``: its first line of output, or
+    the ProgramError it ended with."""
+    from pyab.errors import ProgramError
+    from pyab.referee.child import Child
+    from pyab.referee.sandbox import Sandbox, limits
+    lim = limits(20, memory_mb)
+    try:
+        with Child(["python3", "-c", script], sandbox=Sandbox(tmp_path, kind=kind, disk_mb=16),
+                   **lim) as child:
+            child.restart_clock()
+            return child.receive()
+    except ProgramError as err:
+        return err
+
+
+def _cgroups_here() -> bool:
+    from pyab.referee import cgroup
+    return cgroup.available() == ""
+
+
+@pytest.mark.skipif(not _cgroups_here(), reason="no cgroup v1 memory/pids to make here")
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_memory_is_one_budget_for_all_the_childs_processes(kind, tmp_path):
+    """Four processes of 150 MB each stay under a 200 MB address-space limit
+    each, but not under one 200 MB (+16 MB disk) budget: the kernel stops
+    them, a `limit`; and the child's cgroups are gone after close."""
+    from pyab.referee import cgroup
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    mine = {c: cgroup._own(c) for c in cgroup.CONTROLLERS}
+    before = {c: set(os.listdir(f)) for c, f in mine.items()}
+    script = ("import os, time\n"
+              "kids = []\n"
+              "for i in range(4):\n"
+              "    pid = os.fork()\n"
+              "    if pid == 0:\n"
+              "        b = bytearray(150 << 20)\n"
+              "        for j in range(0, len(b), 4096): b[j] = 1\n"
+              "        time.sleep(5); os._exit(0)\n"
+              "    kids.append(pid)\n"
+              "for pid in kids:\n"
+              "    _, st = os.waitpid(pid, 0)\n"
+              "    if st != 0: raise MemoryError('a process was stopped: %d' % st)\n"
+              "print('{\"all\": \"fine\"}', flush=True)\n")
+    out = _budgeted(kind, script, tmp_path)
+    assert not isinstance(out, dict), out
+    assert out.kind == "limit", out
+    assert {c: set(os.listdir(f)) for c, f in mine.items()} == before
+
+
+@pytest.mark.skipif(not _cgroups_here(), reason="no cgroup v1 memory/pids to make here")
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_processes_are_counted_for_the_child_alone(kind, tmp_path):
+    """The pids cgroup stops the child's 41st process (32 + the tools'),
+    whatever else its user runs; at most 60 forks are tried."""
+    script = ("import os, time, json\n"
+              "n = 0\n"
+              "for i in range(60):\n"
+              "    try:\n"
+              "        pid = os.fork()\n"
+              "    except OSError:\n"
+              "        break\n"
+              "    if pid == 0:\n"
+              "        time.sleep(3); os._exit(0)\n"
+              "    n += 1\n"
+              "print(json.dumps({'forks': n}), flush=True)\n")
+    out = _budgeted(kind, script, tmp_path, memory_mb=None)
+    assert isinstance(out, dict), out
+    assert 20 <= out["forks"] < 40, out
+
+
+PROBE_CALLS = r'''
+import ctypes, json, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+NR = {"x86_64": dict(ptrace=101, process_vm_readv=310, keyctl=250, add_key=248, bpf=321,
+                     perf_event_open=298, userfaultfd=323, io_uring_setup=425, mount=165,
+                     umount2=166, unshare=272, setns=308, clone=56, clone3=435, kexec_load=246,
+                     init_module=175, finit_module=313, reboot=169, swapon=167),
+      "aarch64": dict(ptrace=117, process_vm_readv=270, keyctl=219, add_key=217, bpf=280,
+                      perf_event_open=241, userfaultfd=282, io_uring_setup=425, mount=40,
+                      umount2=39, unshare=97, setns=268, clone=220, clone3=435, kexec_load=104,
+                      init_module=105, finit_module=273, reboot=142, swapon=224)}[platform.machine()]
+ARGS = {"clone": (0x10000000 | 17, 0, 0, 0, 0), "unshare": (0x10000000,), "setns": (0, 0),
+        "userfaultfd": (0,), "ptrace": (0, 0, 0, 0)}
+out = {}
+for name, nr in NR.items():
+    r = libc.syscall(nr, *[ctypes.c_long(a) for a in ARGS.get(name, (0, 0, 0, 0))])
+    out[name] = ctypes.get_errno() if r == -1 else "returned %d" % r
+out["Seccomp"] = [l.split()[1] for l in open("/proc/self/status") if l.startswith("Seccomp:")][0]
+print(json.dumps(out), flush=True)
+'''
+FAMILIES = {"ptrace": ["ptrace", "process_vm_readv"], "keys": ["keyctl", "add_key"],
+            "bpf": ["bpf"], "perf": ["perf_event_open"], "userfaultfd": ["userfaultfd"],
+            "io_uring": ["io_uring_setup"], "mount": ["mount", "umount2"],
+            "namespaces": ["unshare", "setns", "clone"], "kexec": ["kexec_load"],
+            "modules": ["init_module", "finit_module"], "reboot": ["reboot"], "swap": ["swapon"]}
+
+
+@pytest.fixture(scope="module")
+def calls_inside(tmp_path_factory):
+    """What each probed call gave inside a child, per backend (one child each)."""
+    out = {}
+    for kind in ("bwrap", "unshare"):
+        if shutil.which(kind):
+            out[kind] = _budgeted(kind, PROBE_CALLS, tmp_path_factory.mktemp(kind), memory_mb=None)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_the_filter_denies_each_family_inside_a_child(family, kind, calls_inside):
+    if kind not in calls_inside:
+        pytest.skip(f"no {kind}")
+    got = calls_inside[kind]
+    assert isinstance(got, dict), got
+    assert got["Seccomp"] == "2"  # filtered
+    for name in FAMILIES[family]:
+        assert got[name] == 1, (name, got[name])  # EPERM
+    assert got["clone3"] == 38  # ENOSYS: the C library falls back to clone
+
+
+def test_the_filter_catches_each_call_it_lists(tmp_path):
+    """Installed in a plain process with an errno of its own (131), every
+    listed call gets that errno (so each number is right, not refused by
+    the kernel for lack of rights), while fork and threads still work."""
+    from pyab.referee import seccomp
+    code = ("import sys; sys.path.insert(0, %r)\n" % str(ROOT)
+            + "from pyab.referee import seccomp\n"
+            + "seccomp.install(seccomp.program(errno=131))\n"
+            + PROBE_CALLS
+            + "import threading, subprocess\n"
+            + "t = threading.Thread(target=print, args=('thread',)); t.start(); t.join()\n"
+            + "print(subprocess.run(['true']).returncode)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    got = json.loads(lines[0])
+    assert {k: v for k, v in got.items() if k not in ("Seccomp", "clone3")} == \
+        {k: 131 for k in got if k not in ("Seccomp", "clone3")}
+    assert got["clone3"] == 38 and lines[1:] == ["thread", "0"]
+    assert seccomp.program("aarch64") != seccomp.program("x86_64")
