@@ -176,9 +176,11 @@ def _hidden() -> list[str]:
 
 
 def _copy(folder: Path, dest: Path) -> None:
-    """The submission folder, copied (links as links), minus pyab's own
-    files; refused when it is too big to be one submission."""
+    """The submission folder, copied (links as links, and only those that
+    stay inside it), minus pyab's own files; refused when it is too big to
+    be one submission."""
     hidden = {Path(p) for p in _hidden()}
+    root = os.path.realpath(folder)
     size = files = 0
 
     def ignore(dirpath: str, names: list[str]) -> list[str]:
@@ -186,13 +188,16 @@ def _copy(folder: Path, dest: Path) -> None:
         skip = []
         for n in names:
             p = Path(dirpath, n)
-            if p.resolve() in hidden or n in ("__pycache__", ".git"):
+            if n in ("__pycache__", ".git") or Path(os.path.realpath(p)) in hidden:
                 skip.append(n)
                 continue
             try:
                 st = p.lstat()
             except OSError:
                 skip.append(n)
+                continue
+            if stat.S_ISLNK(st.st_mode) and not _inside(os.path.realpath(p), root):
+                skip.append(n)  # a link leaving the submission: never copied, never followed
                 continue
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):
                 skip.append(n)  # a pipe, socket or device: not part of a submission
@@ -442,6 +447,10 @@ def fallback() -> str:
             "user (RLIMIT_NPROC), tmpfs pages by --disk on each writable place only")
 
 
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def _under_hidden(path: str) -> bool:
     return any(path == h or path.startswith(h + "/") for h in _hidden())
 
@@ -481,3 +490,11 @@ def exec_child(argv: list[str]) -> tuple[list[str], Sandbox]:
     """The confined ``--exec`` child: the command, in a copy of the current
     folder, found on the sandbox's PATH (system folders only)."""
     return list(argv), Sandbox(os.getcwd())
+
+
+if __name__ == "__main__":  # python -m pyab.referee.sandbox: what --untrusted gets here
+    try:
+        print(f"backend: {backend()}")
+    except SandboxUnavailable as err:
+        print(err)
+    print(fallback())

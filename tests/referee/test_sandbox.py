@@ -657,3 +657,25 @@ def test_the_filter_catches_each_call_it_lists(tmp_path):
         {k: 131 for k in got if k not in ("Seccomp", "clone3")}
     assert got["clone3"] == 38 and lines[1:] == ["thread", "0"]
     assert seccomp.program("aarch64") != seccomp.program("x86_64")
+
+
+def test_links_leaving_the_folder_are_never_copied(tmp_path):
+    """A link out of the submission (to another student's file, to /etc) is
+    neither followed nor copied; a link inside it stays a link."""
+    from pyab.referee.sandbox import Sandbox
+    student, other = tmp_path / "student", tmp_path / "other"
+    (student / "sub").mkdir(parents=True)
+    other.mkdir()
+    (other / "secret.txt").write_text("answer", encoding="utf-8")
+    (student / "prog.py").write_text("x = 1\n", encoding="utf-8")
+    (student / "theirs.txt").symlink_to(other / "secret.txt")
+    (student / "up").symlink_to("../other")
+    (student / "sub" / "etc").symlink_to("/etc")
+    (student / "mine.py").symlink_to("prog.py")
+    box = Sandbox(student, kind="unshare" if shutil.which("bwrap") is None else "bwrap")
+    try:
+        names = sorted(str(p.relative_to(box.work)) for p in box.work.rglob("*"))
+        assert names == ["mine.py", "prog.py", "sub"]
+        assert os.readlink(box.work / "mine.py") == "prog.py"
+    finally:
+        box.cleanup()
