@@ -1,7 +1,9 @@
 """The child process for ``--python PATH.py:FUNC`` (or ``module:func``).
 
-    python -m pyab.referee.pychild SPEC [--interface pyab|aima|cs188]
+    python -m pyab.referee.pychild [--path DIR]... SPEC [--interface pyab|aima|cs188]
 
+(``--path``: a folder appended to ``sys.path``, where a confined child
+finds the modules a teacher allowed: ``--allow-module``.)
 Imports the user's function and, for each job read from standard input,
 calls it on a game object whose every method is a question to the parent
 (``moves``, ``max_to_move``, ``staticval``; see ``pyab.referee.protocol``).
@@ -239,6 +241,9 @@ def _wire(x: Any) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    while argv[:1] == ["--path"] and len(argv) > 1:  # a folder of allowed modules (--untrusted)
+        sys.path.append(argv[1])
+        argv = argv[2:]
     interface = "pyab"
     if len(argv) == 3 and argv[1] == "--interface" and argv[2] in INTERFACES:
         interface = argv[2]

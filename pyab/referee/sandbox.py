@@ -41,6 +41,7 @@ import shlex
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -228,7 +229,8 @@ class Sandbox:
     """
 
     def __init__(self, folder: str | os.PathLike, *, ship: tuple[str | tuple[str, str], ...] = (),
-                 kind: str | None = None, probe: bool = False, disk_mb: int | None = None):
+                 kind: str | None = None, probe: bool = False, disk_mb: int | None = None,
+                 readonly: list[str] | tuple[str, ...] = ()):
         self.folder = Path(folder).resolve()
         if disk_mb is None:  # check --disk sets it for the run (its --jobs workers inherit it)
             disk_mb = _positive_int(os.environ.get("PYAB_DISK_MB", "")) or DISK_MB
@@ -236,6 +238,7 @@ class Sandbox:
         if self.disk_mb < 1:
             raise ValueError(f"a disk budget must be at least 1 MB, not {self.disk_mb!r}")
         self._budget: Any = None
+        self.readonly = list(readonly)  # more paths bound read-only where they are (modules)
         if str(self.folder) in ("/",) + SYSTEM or not self.folder.is_dir():
             raise SandboxUnavailable(f"--untrusted: {self.folder} cannot be a submission folder")
         self.kind = kind or backend()
@@ -349,7 +352,7 @@ class Sandbox:
                 cmd += ["--ro-bind", s, s]
         for e in ETC:
             cmd += ["--ro-bind-try", e, e]
-        for p in self._extra_ro(argv):
+        for p in self._extra_ro(argv) + self.readonly:
             cmd += ["--ro-bind", p, p]
         cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size,
                 "--tmpfs", "/dev/shm", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
@@ -379,6 +382,11 @@ class Sandbox:
         for e in ETC:
             lines.append(f"if [ -e {e} ]; then mkdir -p /mnt/e{os.path.dirname(e)}; "
                          f"cp -R -P {e} /mnt/e{e}; fi")
+        extra = self._extra_ro(argv) + self.readonly  # kept aside before the covers hide them
+        for i, p in enumerate(extra):
+            make = "mkdir" if os.path.isdir(p) else "touch"
+            lines += [f"{make} /mnt/r{i}", f"mount --bind {q(p)} /mnt/r{i}",
+                      f"mount -o remount,ro,bind /mnt/r{i}"]
         covers = []
         for entry in sorted(os.listdir("/")):
             p = "/" + entry
@@ -400,6 +408,8 @@ class Sandbox:
                   f"mount -t tmpfs -o {size},mode=755 none {q(str(self.folder))}",
                   f"cp -pR /mnt/w/. {q(str(self.folder))}/",
                   f"mount --bind /mnt/h {q(str(self.helpers))}",
+                  *(f"mkdir -p {q(os.path.dirname(p))} && {'mkdir' if os.path.isdir(p) else 'touch'} "
+                    f"{q(p)} && mount --bind /mnt/r{i} {q(p)}" for i, p in enumerate(extra)),
                   "mount -t tmpfs -o ro,mode=755 none /mnt"]
         lines += [f"mount -o remount,ro,bind {q(c)}" for c in covers]
         filtered = ""
@@ -466,31 +476,73 @@ def limits(timeout: float | None, memory_mb: int | None) -> dict:
     return out
 
 
-def python_child(spec: str, interface: str) -> tuple[list[str], Sandbox]:
+def allowed_modules(names: tuple[str, ...] | None = None) -> tuple[list[str], list[str]]:
+    """The folders and files of the modules a teacher allows a confined
+    Python child to import (``names``, else ``PYAB_ALLOW_MODULES``, set by
+    ``--allow-module``), as found by pyab's own interpreter, and the
+    folders to put on the child's ``sys.path``: ``(paths, folders)``.
+    Each is bound read-only, nothing else of pyab's environment.
+    :raises ValueError: a name that is not a top-level module there, or pyab."""
+    import importlib.util
+    if names is None:
+        names = tuple(n for n in os.environ.get("PYAB_ALLOW_MODULES", "").split(",") if n)
+    paths: list[str] = []
+    folders: list[str] = []
+    for name in names:
+        if not name.isidentifier():
+            raise ValueError(f"--allow-module {name}: a top-level module's name, like numpy")
+        spec = importlib.util.find_spec(name) if name not in ("pyab", "__main__") else None
+        if spec is None or spec.origin in (None, "built-in", "frozen"):
+            raise ValueError(f"--allow-module {name}: no module {name} in pyab's environment "
+                             f"({sys.executable})" if name != "pyab" else
+                             "--allow-module pyab: pyab itself is never visible to a program")
+        where = list(spec.submodule_search_locations or []) or [spec.origin]
+        for w in where:
+            real = os.path.realpath(w)
+            if _under_hidden(real) or any(_inside(h, real) for h in _hidden()):
+                raise ValueError(f"--allow-module {name}: it holds pyab itself")
+            if real.startswith(tuple(s + "/" for s in SYSTEM)):
+                continue  # the system's: visible already
+            paths.append(real)
+            site = os.path.dirname(real)
+            if os.path.isdir(os.path.join(site, name + ".libs")):  # a wheel's own libraries
+                paths.append(os.path.join(site, name + ".libs"))
+            if site not in folders:
+                folders.append(site)
+    return paths, folders
+
+
+def python_child(spec: str, interface: str,
+                 modules: tuple[str, ...] | None = None) -> tuple[list[str], Sandbox]:
     """The confined ``--python`` child: the system's ``python3 -I`` (no
     current folder, user site or ``PYTHON*`` variables on its path) running
     a shipped copy of ``pychild.py`` (it needs nothing else of pyab) on the
     submission, whose folder is the file's, or the current one for a
-    ``module:func``."""
+    ``module:func``; ``modules`` (default: ``--allow-module``'s) are bound
+    read-only from pyab's environment (:func:`allowed_modules`)."""
     target, _, name = spec.rpartition(":")
     ship: tuple[str | tuple[str, str], ...] = (str(Path(__file__).with_name("pychild.py")),)
     if interface == "cs188":  # the util, game and pacman a CS188 agent imports, beside it
         framework = Path(__file__).with_name("cs188_framework")
         ship += tuple((str(f), f"cs188_framework/{f.name}") for f in sorted(framework.glob("*.py")))
+    paths, folders = allowed_modules(modules)
     if target.endswith(".py"):
         path = Path(target).resolve()
-        box = Sandbox(path.parent, ship=ship)
+        box = Sandbox(path.parent, ship=ship, readonly=paths)
         spec = f"{path}:{name}"
     else:
-        box = Sandbox(os.getcwd(), ship=ship)
-    return ["python3", "-I", box.shipped("pychild.py"), spec, "--interface", interface], box
+        box = Sandbox(os.getcwd(), ship=ship, readonly=paths)
+    extra = [a for f in folders for a in ("--path", f)]
+    return ["python3", "-I", box.shipped("pychild.py"), *extra, spec, "--interface", interface], box
 
 
-def exec_child(argv: list[str]) -> tuple[list[str], Sandbox]:
-    """The confined ``--exec`` child: the command, in a copy of the current
-    folder, found on the sandbox's PATH (system folders only)."""
-    return list(argv), Sandbox(os.getcwd())
-
+def exec_child(argv: list[str], folder: str | os.PathLike | None = None
+               ) -> tuple[list[str], Sandbox]:
+    """The confined ``--exec`` child: the command, in a copy of ``folder``
+    (the one the program may see; default the current folder), which is
+    also where it starts; commands are found on the sandbox's PATH (system
+    folders only), a path into ``folder`` is the copy's."""
+    return list(argv), Sandbox(os.getcwd() if folder is None else folder)
 
 if __name__ == "__main__":  # python -m pyab.referee.sandbox: what --untrusted gets here
     try:

@@ -679,3 +679,58 @@ def test_links_leaving_the_folder_are_never_copied(tmp_path):
         assert os.readlink(box.work / "mine.py") == "prog.py"
     finally:
         box.cleanup()
+
+
+def _system_python_is_pyabs_minor() -> bool:
+    done = subprocess.run(["/usr/bin/python3", "-c", "import sys; print(sys.version_info[:2])"],
+                          capture_output=True, text=True) if os.path.exists("/usr/bin/python3") else None
+    return done is not None and done.stdout.strip() == str(sys.version_info[:2])
+
+
+@pytest.mark.skipif(not _system_python_is_pyabs_minor(),
+                    reason="the confined child's python3 is not pyab's Python version")
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_an_allowed_module_is_importable_and_others_are_not(kind, tmp_path):
+    """--allow-module numpy binds numpy from pyab's environment (the test
+    extra installs it); without it the same program cannot import it."""
+    pytest.importorskip("numpy")
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    prog = tmp_path / "np_ab.py"
+    prog.write_text("import numpy\n" + (EXAMPLES / "referee" / "slides_alphabeta.py").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    done = run("python", prog, "--untrusted", "--allow-module", "numpy", cwd=tmp_path, sandbox=kind)
+    assert done.returncode == 0 and json.loads(done.stdout)["agree"] is True, done.stderr
+    done = run("python", prog, "--untrusted", cwd=tmp_path, sandbox=kind)
+    assert done.returncode == 3 and "No module named 'numpy'" in done.stdout
+
+
+@pytest.mark.parametrize("name", ["pyab", "no_such_module_here", "os.path"])
+def test_pyab_and_unknown_modules_are_not_allowed(name, tmp_path):
+    prog = tmp_path / "p.py"
+    shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", prog)
+    done = run("python", prog, "--untrusted", "--allow-module", name, cwd=tmp_path)
+    assert done.returncode == 2 and f"--allow-module {name}" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_an_exec_client_in_another_folder_runs_confined(kind, tmp_path, monkeypatch):
+    """exec_child with the client's folder: the client is found and agrees,
+    run from a folder that is not its own."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    from pyab.referee import ExecRoute
+    from pyab.referee.sandbox import exec_child
+    import pyab
+    client = tmp_path / "elsewhere" / "client.py"
+    client.parent.mkdir()
+    shutil.copy(EXAMPLES / "referee" / "client.py", client)
+    monkeypatch.setenv("PYAB_SANDBOX", kind)
+    monkeypatch.chdir(tmp_path)
+    route = ExecRoute(f"python3 {client}", untrusted=True)
+    route._confine = lambda: exec_child(route.argv, folder=client.parent)
+    try:
+        result = route.search(pyab.parse(Path(SLIDES).read_text(encoding="utf-8")))
+    finally:
+        route.close()
+    assert (result.best, result.value) == ("b", 3)
