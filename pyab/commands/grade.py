@@ -47,6 +47,9 @@ examples:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="grade the submissions on the Dask cluster at ADDRESS, one a task "
                         "(pip install 'pyab[dist]')")
+    p.add_argument("--disk", type=_common.positive, default=None, metavar="MB",
+                   help="untrusted suites: MB of writable space for each of a submission's "
+                        "folder, /tmp and /dev/shm (default: the suite's disk, else 256)")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     p.add_argument("--gradescope", action="store_true",
                    help="grade $PYAB_AUTOGRADER_ROOT/submission (default /autograder/submission) "
@@ -120,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     from ..grade import gradescope_json, load_suite, write_reports
     from ..grade.reports import gradebook_rows
     suite = load_suite(args.suite)
+    if args.disk is not None:  # over the suite's, in every worker too (sandbox.settings)
+        os.environ["PYAB_DISK_MB"] = str(args.disk)
     if args.gradescope:
         if args.submissions:
             raise ValueError("--gradescope grades the one submission Gradescope gives; "

@@ -448,6 +448,8 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             for g in suite.tests]
         return result
     from ..errors import Error
+    from ..referee.sandbox import settings
+    restore = settings(suite.grader.disk, suite.grader.modules)  # the suite's sandbox keys
     routes = _Routes(suite.grader, program)
     try:
         for g in suite.tests:
@@ -462,6 +464,7 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             result.groups.append(group)
     finally:
         routes.close()
+        restore()
     result.seconds = time.perf_counter() - start
     return result
 

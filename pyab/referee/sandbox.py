@@ -45,7 +45,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import Error
 
@@ -436,6 +436,28 @@ class Sandbox:
         if self._held:
             self._held = False
             _release_run_root()
+
+
+def settings(disk_mb: int | None = None, modules: list[str] | tuple[str, ...] | None = None
+             ) -> Callable[[], None]:
+    """Set the disk budget and allowed modules of every sandbox made from
+    now on (a grade suite's ``disk`` and ``modules``); returns the function
+    that sets them back.  They are kept in the environment, so that worker
+    processes have them too; a value already set there (``--disk``,
+    ``--allow-module``: the command line's) wins.
+    :raises ValueError: a module that cannot be allowed."""
+    new = {}
+    if disk_mb is not None and "PYAB_DISK_MB" not in os.environ:
+        new["PYAB_DISK_MB"] = str(disk_mb)
+    if modules and "PYAB_ALLOW_MODULES" not in os.environ:
+        allowed_modules(tuple(modules))  # refused now, by name
+        new["PYAB_ALLOW_MODULES"] = ",".join(modules)
+    os.environ.update(new)
+
+    def restore() -> None:
+        for k in new:
+            os.environ.pop(k, None)
+    return restore
 
 
 def _positive_int(text: str) -> int | None:

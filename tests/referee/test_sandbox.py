@@ -734,3 +734,36 @@ def test_an_exec_client_in_another_folder_runs_confined(kind, tmp_path, monkeypa
     finally:
         route.close()
     assert (result.best, result.value) == ("b", 3)
+
+
+@pytest.mark.skipif(not _system_python_is_pyabs_minor(),
+                    reason="the confined child's python3 is not pyab's Python version")
+def test_a_grade_suite_allows_modules_and_sets_the_disk(tmp_path):
+    """modules = ["numpy"] in [grader]: a submission importing numpy is
+    graded in full; without the key it gets nothing; pyab is refused by
+    line.  disk = N is accepted (the budget itself: the tests above)."""
+    pytest.importorskip("numpy")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "np_ab.py").write_text("import numpy\n" + (EXAMPLES / "referee" / "slides_alphabeta.py")
+                                  .read_text(encoding="utf-8"), encoding="utf-8")
+    suite = tmp_path / "suite.toml"
+    scores = {}
+    for modules in ('modules = ["numpy"]\n', ""):
+        suite.write_text('[grader]\nroute = "python"\nentry = "alphabeta"\nuntrusted = true\n'
+                         + modules + 'disk = 32\n\n[[tests]]\nname = "random"\npoints = 10\n'
+                         'random = 3\n', encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "pyab", "grade", str(suite), str(sub),
+                               "--out", str(tmp_path / "out"), "--json"], capture_output=True,
+                              text=True, timeout=120, cwd=tmp_path,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert done.returncode == 0, done.stderr
+        rows = (tmp_path / "out" / "gradebook.csv").read_text(encoding="utf-8").splitlines()
+        scores[bool(modules)] = rows[1].split(",")[1]
+    assert scores == {True: "10", False: "0"}
+    suite.write_text(suite.read_text(encoding="utf-8").replace("disk = 32", 'modules = ["pyab"]'),
+                     encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pyab", "grade", str(suite), str(sub)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 2 and "suite.toml:5: modules: pyab" in done.stderr
