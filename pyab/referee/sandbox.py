@@ -230,7 +230,8 @@ class Sandbox:
 
     def __init__(self, folder: str | os.PathLike, *, ship: tuple[str | tuple[str, str], ...] = (),
                  kind: str | None = None, probe: bool = False, disk_mb: int | None = None,
-                 readonly: list[str] | tuple[str, ...] = ()):
+                 readonly: list[str] | tuple[str, ...] = (), cgroup: bool = True,
+                 seccomp: bool = True):
         self.folder = Path(folder).resolve()
         if disk_mb is None:  # check --disk sets it for the run (its --jobs workers inherit it)
             disk_mb = _positive_int(os.environ.get("PYAB_DISK_MB", "")) or DISK_MB
@@ -238,6 +239,7 @@ class Sandbox:
         if self.disk_mb < 1:
             raise ValueError(f"a disk budget must be at least 1 MB, not {self.disk_mb!r}")
         self._budget: Any = None
+        self._cgroup = cgroup  # False (and seccomp False): only to measure what they cost
         self.readonly = list(readonly)  # more paths bound read-only where they are (modules)
         if str(self.folder) in ("/",) + SYSTEM or not self.folder.is_dir():
             raise SandboxUnavailable(f"--untrusted: {self.folder} cannot be a submission folder")
@@ -263,17 +265,8 @@ class Sandbox:
                 os.chmod(target, 0o644)
                 self._shipped[name] = str(target)
             self._filter_fd: int | None = None
-            if not probe:  # the system-call filter (seccomp.py), as each backend loads it
-                from . import seccomp
-                if self.kind == "bwrap":
-                    self._filter_fd = os.memfd_create("pyab-seccomp", os.MFD_CLOEXEC)
-                    os.write(self._filter_fd, seccomp.program())
-                    os.lseek(self._filter_fd, 0, os.SEEK_SET)
-                else:
-                    shutil.copyfile(seccomp.__file__, self.helpers / "seccomp.py")
-                    (self.helpers / "seccomp.bpf").write_bytes(seccomp.program())
-                    for n in ("seccomp.py", "seccomp.bpf"):
-                        os.chmod(self.helpers / n, 0o644)
+            if seccomp and not probe:
+                self._ship_filter()
             if os.geteuid() == 0:  # the child runs as nobody: its copy is nobody's
                 for dirpath, dirs, names in os.walk(self.work):
                     for n in [dirpath, *(os.path.join(dirpath, x) for x in dirs + names)]:
@@ -281,6 +274,21 @@ class Sandbox:
         except BaseException:
             self.cleanup()
             raise
+
+    def _ship_filter(self) -> None:
+        """The system-call filter (:mod:`.seccomp`), as each backend loads
+        it: a memory file bubblewrap reads (``--seccomp FD``), or the filter
+        and its loader shipped for the ``unshare`` script."""
+        from . import seccomp
+        if self.kind == "bwrap":
+            self._filter_fd = os.memfd_create("pyab-seccomp", os.MFD_CLOEXEC)
+            os.write(self._filter_fd, seccomp.program())
+            os.lseek(self._filter_fd, 0, os.SEEK_SET)
+            return
+        shutil.copyfile(seccomp.__file__, self.helpers / "seccomp.py")
+        (self.helpers / "seccomp.bpf").write_bytes(seccomp.program())
+        for n in ("seccomp.py", "seccomp.bpf"):
+            os.chmod(self.helpers / n, 0o644)
 
     def shipped(self, name: str) -> str:
         """The path of a shipped file, inside the sandbox as outside."""
@@ -293,7 +301,7 @@ class Sandbox:
         the function the child runs between fork and exec to enter them, or
         None when the limits stay rlimits (:func:`fallback` says which)."""
         from . import cgroup
-        if cgroup.available():
+        if not self._cgroup or cgroup.available():
             return None
         memory = None if memory_mb is None else memory_mb + self.disk_mb
         try:
