@@ -280,13 +280,17 @@ class Sandbox:
         it: a memory file bubblewrap reads (``--seccomp FD``), or the filter
         and its loader shipped for the ``unshare`` script."""
         from . import seccomp
+        try:
+            program = seccomp.program()
+        except ValueError as err:
+            raise SandboxUnavailable(f"--untrusted: {err}") from None
         if self.kind == "bwrap":
             self._filter_fd = os.memfd_create("pyab-seccomp", os.MFD_CLOEXEC)
-            os.write(self._filter_fd, seccomp.program())
+            os.write(self._filter_fd, program)
             os.lseek(self._filter_fd, 0, os.SEEK_SET)
             return
         shutil.copyfile(seccomp.__file__, self.helpers / "seccomp.py")
-        (self.helpers / "seccomp.bpf").write_bytes(seccomp.program())
+        (self.helpers / "seccomp.bpf").write_bytes(program)
         for n in ("seccomp.py", "seccomp.bpf"):
             os.chmod(self.helpers / n, 0o644)
 
