@@ -5,33 +5,40 @@ its own, with a private copy of its folder and nothing else of the machine's.
 A :class:`Sandbox` is one submission's confinement:
 
 * a private, writable **copy of the submission folder**, mounted where the
-  folder is (so the program's own paths keep working) and the only place it
-  can write, besides an empty ``/tmp``; pyab's package and the reference
-  programs are never copied, even when they sit inside that folder;
+  folder is (so the program's own paths keep working): pyab copies it
+  (links that leave it, pyab's package and the reference programs never),
+  and the sandbox fills the copy into a tmpfs of the disk budget (``--disk``);
+  ``/tmp`` and a private ``/dev/shm`` are tmpfs of the same size, the only
+  other writable places;
 * the few files pyab's own child code needs (``pychild.py``, ``child.pl``),
-  *shipped*: copied into a folder of their own, mounted read-only;
-* read-only system paths (``/usr`` and its links, the interpreter's prefix,
-  the dynamic loader's cache), and nothing else: no ``/home``, ``/root``,
+  *shipped*: copied into a folder of their own, mounted read-only; the
+  modules a teacher allows (:func:`allowed_modules`), bound read-only;
+* read-only system paths (``/usr`` and its links, the dynamic loader's
+  cache), and nothing else: no ``/home``, ``/root``, ``/sys``,
   ``/etc/passwd``, no other submission, no pyab package (hidden by an empty
   mount even where it is installed under ``/usr``);
 * its own user, pid, network, mount, ipc and uts namespaces (no network
   at all, no way to see, signal or trace pyab), a fresh ``/proc``, a clean
   environment, and, when pyab runs as root, the user ``nobody`` outside the
-  namespace (so that the process limit holds: the kernel does not apply
-  ``RLIMIT_NPROC`` to root).
+  namespace;
+* a memory and a pids cgroup of its own where pyab can make them
+  (:meth:`Sandbox.budget`, :mod:`.cgroup`), and a system-call filter
+  (:mod:`.seccomp`).
 
 Two ways to get there, the first that works on this machine:
 `bubblewrap <https://github.com/containers/bubblewrap>`_ (``bwrap``; Debian
 package ``bubblewrap``), an allow-list of mounts; else util-linux's
 ``unshare`` with a small mount script: every top-level folder but the
-system ones covered by an empty tmpfs, the copy bound back, and all
-capabilities dropped (``setpriv``) so the program cannot unmount the covers.
-``PYAB_SANDBOX=bwrap|unshare`` picks one (tests compare them).  When neither
-works, :func:`backend` raises :class:`SandboxUnavailable`: an ``--untrusted``
-run is refused, never run unconfined.
+system ones covered by an empty read-only tmpfs, the copy bound back, and
+all capabilities dropped (``setpriv``) so the program cannot unmount the
+covers.  ``PYAB_SANDBOX=bwrap|unshare`` picks one (tests compare them).
+When neither works, :func:`backend` raises :class:`SandboxUnavailable`: an
+``--untrusted`` run is refused, never run unconfined.  Every sandbox of a
+run lives in that run's own folder (:func:`run_root`).
 
 The limits (rlimits, deadlines) are set by :class:`~pyab.referee.child.Child`;
-:data:`LIMITS` are their defaults under ``--untrusted``.
+:data:`LIMITS` are their defaults under ``--untrusted``.  docs/sandbox.md
+says what each part covers, per backend.
 """
 
 from __future__ import annotations
@@ -49,7 +56,8 @@ from typing import Any, Callable
 
 from ..errors import Error
 
-__all__ = ["LIMITS", "Sandbox", "SandboxUnavailable", "backend"]
+__all__ = ["DISK_MB", "LIMITS", "Sandbox", "SandboxUnavailable", "allowed_modules", "backend",
+           "exec_child", "fallback", "python_child", "run_root", "settings"]
 
 # What an --untrusted child gets unless told otherwise: seconds a search,
 # MB of address space, CPU seconds, processes (on top of those running),
