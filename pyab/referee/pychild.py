@@ -4,6 +4,7 @@
 
 (``--path``: a folder appended to ``sys.path``, where a confined child
 finds the modules a teacher allowed: ``--allow-module``.)
+
 Imports the user's function and, for each job read from standard input,
 calls it on a game object whose every method is a question to the parent
 (``moves``, ``max_to_move``, ``staticval``; see ``pyab.referee.protocol``).
