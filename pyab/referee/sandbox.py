@@ -232,8 +232,14 @@ class Sandbox:
     ``folder`` is the submission's folder (copied); ``ship`` files pyab's
     child code needs, copied read-only, each a path (kept by its name) or a
     (path, relative name) pair (for files that find each other by relative
-    paths): :meth:`shipped` gives their paths as the program sees them.  :meth:`command` wraps an argv; :meth:`env`
-    is the environment to start it with; :meth:`cleanup` removes the copy.
+    paths): :meth:`shipped` gives their paths as the program sees them.
+    ``disk_mb`` is the size of each writable tmpfs (default ``PYAB_DISK_MB``,
+    else :data:`DISK_MB`); ``readonly`` more paths bound read-only where they
+    are (allowed modules); ``cgroup`` and ``seccomp`` False leave out the
+    budget and the filter (only to measure what they cost).
+    :meth:`command` wraps an argv; :meth:`env` is the environment to start
+    it with; :meth:`budget` makes the cgroups; :meth:`cleanup` removes the
+    copy, the cgroups and the filter's descriptor.
     """
 
     def __init__(self, folder: str | os.PathLike, *, ship: tuple[str | tuple[str, str], ...] = (),
@@ -247,7 +253,7 @@ class Sandbox:
         if self.disk_mb < 1:
             raise ValueError(f"a disk budget must be at least 1 MB, not {self.disk_mb!r}")
         self._budget: Any = None
-        self._cgroup = cgroup  # False (and seccomp False): only to measure what they cost
+        self._cgroup = cgroup
         self.readonly = list(readonly)  # more paths bound read-only where they are (modules)
         if str(self.folder) in ("/",) + SYSTEM or not self.folder.is_dir():
             raise SandboxUnavailable(f"--untrusted: {self.folder} cannot be a submission folder")
@@ -372,12 +378,12 @@ class Sandbox:
                 cmd += ["--ro-bind", s, s]
         for e in ETC:
             cmd += ["--ro-bind-try", e, e]
-        for p in self._extra_ro(argv) + self.readonly:
-            cmd += ["--ro-bind", p, p]
         cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size,
                 "--tmpfs", "/dev/shm", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
         for h in self._masks():
             cmd += ["--tmpfs", h, "--remount-ro", h]
+        for p in self._extra_ro(argv) + self.readonly:  # after /tmp: one may be under it
+            cmd += ["--ro-bind", p, p]
         cmd += ["--ro-bind", str(self.helpers), str(self.helpers),
                 "--ro-bind", str(self.work), str(self.work),
                 "--perms", "0755", "--size", size, "--tmpfs", str(self.folder),

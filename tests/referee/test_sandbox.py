@@ -769,3 +769,26 @@ def test_a_grade_suite_allows_modules_and_sets_the_disk(tmp_path):
                           capture_output=True, text=True, timeout=60, cwd=tmp_path,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 2 and "suite.toml:5: modules: pyab" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_an_exec_program_named_by_its_path_under_tmp_runs_confined(kind, tmp_path):
+    """--exec /tmp/.../client.py (a grader-side client, executable, under
+    the temporary folder) from another folder: bound read-only where it is,
+    after the sandbox's own /tmp (which hid it under bwrap)."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    import tempfile
+    clients = Path(tempfile.mkdtemp(prefix="pyab-test-clients-", dir="/tmp"))
+    try:  # pytest's own folders are root's alone: nobody could not reach the client there
+        clients.chmod(0o755)
+        client = clients / "client.py"
+        shutil.copy(EXAMPLES / "referee" / "client.py", client)
+        client.chmod(0o755)
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PYAB_SANDBOX=kind)
+        done = subprocess.run([sys.executable, "-P", "-m", "pyab", "check", SLIDES, "--exec",
+                               str(client), "--untrusted", "--json"], capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path, env=env)
+    finally:
+        shutil.rmtree(clients)
+    assert done.returncode == 0 and json.loads(done.stdout)["agree"] is True, done.stderr
