@@ -800,15 +800,16 @@ def test_sys_and_the_cgroup_tree_are_not_visible(kind, tmp_path):
     cannot see or move between cgroups; /dev/shm is its own, empty."""
     if shutil.which(kind) is None:
         pytest.skip(f"no {kind}")
+    planted = f"pyab-test-planted-{os.getpid()}-{kind}"
     script = ("import os, json\n"
               "ls = lambda p: sorted(os.listdir(p)) if os.path.isdir(p) else None\n"
-              "open('/dev/shm/planted', 'w').write('x')\n"
+              f"open('/dev/shm/{planted}', 'w').write('x')\n"
               "print(json.dumps({'sys': ls('/sys'), 'cgroup': ls('/sys/fs/cgroup'),\n"
               "                  'shm': ls('/dev/shm')}), flush=True)\n")
     out = _budgeted(kind, script, tmp_path, memory_mb=None)
-    leaked = os.path.exists("/dev/shm/planted")
+    leaked = os.path.exists(f"/dev/shm/{planted}")
     if leaked:  # the host's /dev/shm: the test's own file, removed
-        os.unlink("/dev/shm/planted")
+        os.unlink(f"/dev/shm/{planted}")
     assert isinstance(out, dict), out
-    assert out["sys"] in (None, []) and out["cgroup"] is None and out["shm"] == ["planted"]
+    assert out["sys"] in (None, []) and out["cgroup"] is None and out["shm"] == [planted]
     assert not leaked
