@@ -49,12 +49,18 @@
     Loading:
       - plain: the program is consulted into `student` (its directives run:
         for trusted code only);
-      - --untrusted: its clauses are read, not consulted; no directive runs
-        except dynamic/1, discontiguous/1, imports of a few harmless
-        libraries, and include/1, consult/1, ensure_loaded/1 or [F] of a
-        file in the program's own folder (read the same way, each once);
-        then the entry goal is vetted with library(sandbox)'s safe_goal/1
-        before anything runs.  SWI-Prolog 9's library(sandbox) holds
+      - --untrusted: its clauses are read, not consulted; the directives
+        that run are dynamic/1 and discontiguous/1 of its own predicates,
+        a module header :- module(Name, Exports) as its first term (its
+        predicates are then the program's, in `student`), imports of
+        libraries library(sandbox) accepts (use_module/1,2 and
+        ensure_loaded/1 of library(L), L a path without ..), include/1,
+        consult/1, ensure_loaded/1 or [F] of a file in the program's own
+        folder (read the same way, each once), initialization(G) (run
+        once the file is read) and any other goal that library(sandbox)'s
+        safe_goal/1 holds safe (format/1,2, write/1, nl/0, ...); anything
+        else is refused with its file, line and why.  The entry goal is
+        vetted with safe_goal/1 before anything runs.  SWI-Prolog 9's library(sandbox) holds
         print_message/2 and message_to_string/2 safe, but a message that
         formats with ~@ calls its argument: under --untrusted both run only
         messages whose every line is plain text (vet_message_/1); the rest
@@ -101,19 +107,6 @@ provided(moves, 2).
 provided(staticval, 2).
 provided(max_to_move, 1).
 provided(min_to_move, 1).
-
-%   The library imports an untrusted program may ask for.
-
-safe_library(lists).
-safe_library(apply).
-safe_library(pairs).
-safe_library(aggregate).
-safe_library(ordsets).
-safe_library(assoc).
-safe_library(yall).
-safe_library(between).
-safe_library(dicts).
-safe_library(solution_sequences).
 
 main :-
     current_prolog_flag(argv, Argv),
@@ -319,8 +312,19 @@ read_file_(File) :-
         setup_call_cleanup(
             open(File, read, S, [encoding(utf8)]),
             read_clauses_(S, File),
-            close(S))
+            close(S)),
+        run_initialization_(File)
     ).
+
+%   initialization(G) directives run, in order, once their file is read
+%   (as consult runs them once the file is loaded).
+
+:- dynamic initialization_/3.           % File, Goal, Where
+
+run_initialization_(File) :-
+    forall(retract(initialization_(File, G, Where)),
+           ( vet_directive_(G, Where),
+             run_directive_(G, Where) )).
 
 %   include/1, consult/1, ensure_loaded/1 and [F]: a file of the program's
 %   own folder (relative to the file that names it), read as clauses.
@@ -384,12 +388,29 @@ plain_format_(Fmt, Args) :-
     (   is_list(Args) -> true ; Args \= [_|_] ).
 
 read_clauses_(S, File) :-
+    read_clauses_(S, File, first).
+
+read_clauses_(S, File, Nth) :-
     read_term(S, T, [module(student), term_position(P), syntax_errors(error)]),
     (   T == end_of_file
     ->  true
     ;   stream_position_data(line_count, P, Line),
-        clause_(T, File:Line),
-        read_clauses_(S, File)
+        (   Nth == first, module_header_(T, File:Line)
+        ->  true
+        ;   clause_(T, File:Line)
+        ),
+        read_clauses_(S, File, later)
+    ).
+
+%   :- module(Name, Exports), the first term of the program's file (many
+%   textbook copies start so): its predicates are the program's, read into
+%   `student` like any other; the exports are checked, not used.
+
+module_header_((:- module(Name, Exports)), Where) :-
+    (   atom(Name), is_list(Exports)
+    ->  true
+    ;   refuse_(Where, "the module header :- module(~q, ~q) needs a name and a list of exports",
+                [Name, Exports])
     ).
 
 clause_((:- D), Where) :- !, directive_(D, Where).
@@ -420,17 +441,60 @@ directive_(D, Where) :-
     own_file_(Spec, Where, Path),
     read_file_(Path).
 directive_(D, Where) :-
-    (   allowed_directive_(D)
-    ->  catch(student:D, E, refuse_(Where, "the directive :- ~q failed: ~q", [D, E]))
-    ;   refuse_(Where, "the directive :- ~q does not run under --untrusted (only dynamic/1, discontiguous/1, imports of library(lists) and a few other libraries, and include/1 or consult/1 of a file in the program's own folder)", [D])
+    (   var(D)
+    ->  refuse_(Where, "a directive that is a variable", [])
+    ;   sub_term(T, D), T == pyab_child
+    ->  refuse_(Where, "a directive that names pyab's own module pyab_child", [])
+    ;   D = module(_, _)
+    ->  refuse_(Where, "a module header that is not the file's first term", [])
+    ;   initialization_directive_(D, G)
+    ->  Where = File:_,
+        assertz(initialization_(File, G, Where))
+    ;   allowed_directive_(D)
+    ->  run_directive_(D, Where)
+    ;   loads_file_(D)
+    ->  refuse_(Where, "loads neither a library library(sandbox) accepts nor a file of the program's folder: :- ~q", [D])
+    ;   vet_directive_(D, Where),
+        run_directive_(D, Where)
+    ).
+
+loads_file_(use_module(_)).
+loads_file_(use_module(_, _)).
+loads_file_(ensure_loaded(_)).
+loads_file_(load_files(_, _)).
+
+initialization_directive_(initialization(G), G).
+initialization_directive_(initialization(G, now), G).
+
+run_directive_(D, Where) :-
+    (   catch(student:D, E, refuse_(Where, "the directive :- ~q raised ~q", [D, E]))
+    ->  true
+    ;   format(user_error, "Warning: ~w: goal (directive) failed: ~q~n", [Where, D])
+    ).
+
+%   A directive's goal runs when library(sandbox) holds it safe.
+
+vet_directive_(G, Where) :-
+    catch(safe_goal(student:G), E, true),
+    (   var(E)
+    ->  true
+    ;   message_line_(E, Msg),
+        refuse_(Where, "the directive :- ~q does not run under --untrusted: ~w", [G, Msg])
     ).
 
 allowed_directive_(D) :- var(D), !, fail.
 allowed_directive_(dynamic(Spec)) :- local_specs_(Spec).
 allowed_directive_(discontiguous(Spec)) :- local_specs_(Spec).
-allowed_directive_(use_module(library(L))) :- atom(L), safe_library(L).
-allowed_directive_(use_module(library(L), _)) :- atom(L), safe_library(L).
-allowed_directive_(ensure_loaded(library(L))) :- atom(L), safe_library(L).
+allowed_directive_(use_module(library(L))) :- safe_library_(L).
+allowed_directive_(use_module(library(L), Imports)) :- safe_library_(L), is_list(Imports).
+allowed_directive_(ensure_loaded(library(L))) :- safe_library_(L).
+
+%   The libraries library(sandbox) lets a sandboxed program load
+%   (prolog:sandbox_allowed_directive/1: library(L), L a path without ..).
+
+safe_library_(L) :-
+    ground(L),
+    catch(sandbox:safe_path(L), _, fail).
 
 local_specs_(Spec) :- var(Spec), !, fail.
 local_specs_((A, B)) :- !, local_specs_(A), local_specs_(B).

@@ -24,7 +24,12 @@ test(harmless_directives, [forall(member(D, [ 'dynamic(count/1)',
                                               'discontiguous(helper/3)',
                                               'use_module(library(lists))',
                                               'use_module(library(apply), [foldl/4])',
-                                              'ensure_loaded(library(lists))'
+                                              'ensure_loaded(library(lists))',
+                                              'use_module(library(process))',
+                                              'module(m, [alphabeta/5])',
+                                              'format("loading~n")',
+                                              'write(hello), nl',
+                                              'initialization(format("ready~n"))'
                                             ]))]) :-
     directive_exit_(D, Status),
     assertion(Status == exit(0)).
@@ -35,7 +40,8 @@ test(other_directives_refused, [forall(member(D, [ 'shell(ls)',
                                                    '[x]',
                                                    'set_prolog_flag(stack_limit, 1)',
                                                    'initialization(main)',
-                                                   'use_module(library(process))',
+                                                   'use_module(library(\'../x\'))',
+                                                   'initialization(shell(ls))',
                                                    'use_module(\'/tmp/x.pl\')',
                                                    'dynamic(moves/2)',
                                                    'dynamic(other:count/1)',

@@ -122,6 +122,12 @@ program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
                    help="with --exec --untrusted: the submission's folder, all the command sees "
                         "(default: the folder of the command's program file; never the current "
                         "folder)")
+    p.add_argument("--disk", type=_common.positive, default=None, metavar="MB",
+                   help="--untrusted: MB of writable space (a tmpfs) for each of the program's "
+                        "folder, /tmp and /dev/shm (default 256); pyab docs sandbox")
+    p.add_argument("--allow-module", action="append", default=[], metavar="NAME",
+                   help="--untrusted --python: a module of pyab's environment the program may "
+                        "import (numpy, say), bound read-only; repeatable; never pyab")
     p.add_argument("--compare", type=_compare, default=None, metavar="WHAT[,WHAT]",
                    help="with --python/--exec/--program: what must agree, one or a comma-separated "
                         f"list of {', '.join(COMPARE)}: all (default: value, best move, leaves, "
@@ -164,6 +170,23 @@ def _route(args: argparse.Namespace):
                       submission=getattr(args, "submission", None))
 
 
+def _sandbox_options(args: argparse.Namespace) -> None:
+    """--disk and --allow-module: checked, then handed to every sandbox of
+    the run (its --jobs workers too) through the environment."""
+    import os
+    if args.disk is not None:
+        if not args.untrusted:
+            raise ValueError("--disk bounds an --untrusted program's writable space: give --untrusted")
+        os.environ["PYAB_DISK_MB"] = str(args.disk)
+    if args.allow_module:
+        if not (args.untrusted and args.python):
+            raise ValueError("--allow-module is for an --untrusted --python program (without "
+                             "--untrusted it imports what its Python has)")
+        from ..referee.sandbox import allowed_modules
+        allowed_modules(tuple(args.allow_module))  # a name not found: said now, exit 2
+        os.environ["PYAB_ALLOW_MODULES"] = ",".join(args.allow_module)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.random is None and not args.files:
         raise ValueError("give FILE... or --random N")
@@ -182,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
                          "give --program FILE.pl (or --python/--exec for --timeout/--memory)")
     if getattr(args, "submission", None) and not args.exec:
         raise ValueError("--submission DIR is the folder an --exec command sees: give --exec")
+    _sandbox_options(args)
     options = _options(args)
     options.check()  # a missing --save-dir is said before anything runs
     if yours:

@@ -52,6 +52,9 @@ examples:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="grade the submissions on the Dask cluster at ADDRESS, one a task "
                         "(pip install 'pyab[dist]')")
+    p.add_argument("--disk", type=_common.positive, default=None, metavar="MB",
+                   help="untrusted suites: MB of writable space for each of a submission's "
+                        "folder, /tmp and /dev/shm (default: the suite's disk, else 256)")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     p.add_argument("--resume", action="store_true",
                    help="grade only the submissions that have no row in --out yet (a run that "
@@ -86,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
     from ..grade.reports import gradebook_rows
     from ..text import capped, printable
     suite = load_suite(args.suite)
-    overrides = {k: v for k, v in (("untrusted", args.untrusted), ("timeout", args.timeout))
-                 if v is not None}
+    given = (("untrusted", args.untrusted), ("timeout", args.timeout), ("disk", args.disk))
+    overrides = {k: v for k, v in given if v is not None}
     suite.grader = dataclasses.replace(suite.grader, **overrides)
     if args.gradescope:
         if args.submissions:

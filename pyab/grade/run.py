@@ -483,6 +483,8 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             for g in suite.tests]
         return result
     folder = Path(submission) if Path(submission).is_dir() else None
+    from ..referee.sandbox import settings
+    restore = settings(suite.grader.disk, suite.grader.modules)  # the suite's sandbox keys
     routes = _Routes(suite.grader, program, folder)
     try:
         for g in suite.tests:
@@ -498,6 +500,7 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             result.groups.append(group)
     finally:
         routes.close()
+        restore()
     result.seconds = time.perf_counter() - start
     return result
 

@@ -54,6 +54,8 @@ GRADER_KEYS: dict[str, tuple[Any, str]] = {
     "untrusted": (bool, "run each submission sandboxed"),
     "timeout": ((int, float), "seconds per search"),
     "memory": (int, "MB for the child process"),
+    "disk": (int, "untrusted: MB of writable space for each of the folder, /tmp, /dev/shm"),
+    "modules": (list, "untrusted python: modules of pyab's environment a submission may import"),
     "compare": (str, "what must agree: one or a comma-separated list of all, value, move, "
                      "optimal-move, leaves, visited, generated"),
 }
@@ -96,6 +98,8 @@ class Grader:
     timeout: float | None = None
     memory: int | None = None
     compare: str | None = None
+    disk: int | None = None
+    modules: list | None = None
 
 
 @dataclass
@@ -230,6 +234,16 @@ def load_suite(path: str | Path) -> Suite:
             gfail("compare", str(err).replace("--compare", "compare ="))
     if grader.timeout is not None and grader.timeout <= 0:
         gfail("timeout", "timeout must be more than 0 seconds")
+    if grader.disk is not None and grader.disk < 1:
+        gfail("disk", "disk must be at least 1 MB")
+    if grader.modules is not None:
+        if not all(isinstance(m, str) for m in grader.modules):
+            gfail("modules", 'modules is a list of module names, like ["numpy"]')
+        from ..referee.sandbox import allowed_modules
+        try:
+            allowed_modules(tuple(grader.modules))
+        except ValueError as err:
+            gfail("modules", str(err).replace("--allow-module ", "modules: "))
     if grader.route == "exec" and "{file}" not in grader.entry:
         gfail("entry", 'with route = "exec", entry is the command, with {file} where the '
                        'submission goes (e.g. "node {file}")')

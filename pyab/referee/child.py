@@ -90,12 +90,21 @@ class _Capped:
 
 
 def _limits(memory_mb: int | None, cpu_seconds: int | None, nproc: int | None,
-            fsize_mb: int | None, nofile: int | None = None):
+            fsize_mb: int | None, nofile: int | None = None, sandbox: Any = None):
     """The preexec function: runs in the child between fork and exec (after
-    it changed user, when it did: the death signal survives that)."""
+    it changed user, when it did: the death signal survives that).  A
+    sandbox's cgroups (:meth:`~pyab.referee.sandbox.Sandbox.budget`) are
+    made here, in the parent, and entered first thing in the child; the
+    pids cgroup then replaces ``RLIMIT_NPROC``, which counts every process
+    of the user, not this child's."""
     import resource
+    enter = sandbox.budget(memory_mb) if sandbox is not None else None
+    if enter is not None:
+        nproc = None
 
     def setup() -> None:
+        if enter is not None:
+            enter()
         die_with_parent()
         for res, value in ((resource.RLIMIT_AS, memory_mb and memory_mb * 1024 * 1024),
                            (resource.RLIMIT_CPU, cpu_seconds),
@@ -204,7 +213,7 @@ class Child:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=cwd, env=env, start_new_session=True, close_fds=True,
-                preexec_fn=_limits(memory_mb, cpu_seconds, nproc, fsize_mb, nofile), **extra)
+                preexec_fn=_limits(memory_mb, cpu_seconds, nproc, fsize_mb, nofile, sandbox), **extra)
         except OSError as err:
             self._placed.release()
             if sandbox is not None:
@@ -407,6 +416,8 @@ class Child:
             return self._error(f"{text}{': ' + detail if detail else ''}", kind)
         if _out_of_memory(self._stderr.text()):
             return self._error(f"limit: it ran out of memory (exit {code})", "limit")
+        if "No space left on device" in self._stderr.text():
+            return self._error(f"limit: it filled its writable space (exit {code})", "limit")
         return self._error(f"program ended the child (exit {code}) {when}", "crash")
 
     def _last_stderr_line(self) -> str:

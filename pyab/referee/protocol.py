@@ -56,7 +56,7 @@ __all__ = ["QUESTIONS", "Observer", "SearchBug", "converse", "from_wire", "job"]
 
 QUESTIONS = ("moves", "max_to_move", "staticval")  # a recorded question's code is its place here
 MOVES_SIDES = "moves_sides"  # "moves", answered with the children's sides too
-_CLAIMS = ("crash", "invalid", "refused")  # the kinds pychild sends with {"error": ...}
+_CLAIMS = ("crash", "invalid", "refused", "limit")  # the kinds pychild sends with {"error": ...}
 
 # The kinds of a wrong search (docs/referee.md).
 BUG_KINDS = ("inner-static-value", "not-a-child")

@@ -1,6 +1,9 @@
 """The child process for ``--python PATH.py:FUNC`` (or ``module:func``).
 
-    python -m pyab.referee.pychild SPEC [--interface pyab|aima|cs188]
+    python -m pyab.referee.pychild [--path DIR]... SPEC [--interface pyab|aima|cs188]
+
+(``--path``: a folder appended to ``sys.path``, where a confined child
+finds the modules a teacher allowed: ``--allow-module``.)
 
 Imports the user's function and, for each job read from standard input,
 calls it on a game object whose every method is a question to the parent
@@ -164,6 +167,16 @@ def call(func: Callable, interface: str, ask: Ask, root: str, alpha: Any, beta: 
     return out[0], out[1]
 
 
+def _kind(err: BaseException) -> str:
+    """"limit" for running out of memory or of writable space (its disk
+    budget, its file size), else "crash"."""
+    import errno
+    if isinstance(err, MemoryError) or (isinstance(err, OSError) and err.errno in (
+            errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.ENOMEM)):
+        return "limit"
+    return "crash"
+
+
 def describe(err: BaseException) -> str:
     """``ExcType: message (at FILE:LINE in FUNC)`` with the last frame of
     the traceback outside pyab itself: the user's code."""
@@ -238,6 +251,9 @@ def _wire(x: Any) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    while argv[:1] == ["--path"] and len(argv) > 1:  # a folder of allowed modules (--untrusted)
+        sys.path.append(argv[1])
+        argv = argv[2:]
     interface = "pyab"
     if len(argv) == 3 and argv[1] == "--interface" and argv[2] in INTERFACES:
         interface = argv[2]
@@ -291,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         except BaseException as err:
             traceback.print_exception(err, file=sys.stderr)
-            put({"error": describe(err), "kind": "crash"})
+            put({"error": describe(err), "kind": _kind(err)})
             continue
         put({"best": _wire(best), "value": _wire(value)})
 

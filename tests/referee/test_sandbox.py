@@ -443,15 +443,373 @@ def test_json_escapes_every_control_and_bidi_character():
 def test_nothing_is_left_in_the_temporary_folder(tmp_path):
     """The copy and the shipped files go when the run ends (here TMPDIR is
     a folder of the test's; as root, where nobody cannot pass through it,
-    pyab uses /tmp)."""
+    pyab uses /tmp).  Only this run's own folder is looked at: other pyab
+    runs may sandbox on the same machine meanwhile."""
     (tmp_path / "tmp").mkdir()  # 0700 under pytest's root-only folders
     tmp = Path("/tmp") if os.geteuid() == 0 else tmp_path / "tmp"
-    before = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
     shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", tmp_path)
     env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path / "tmp"))
-    done = subprocess.run([sys.executable, "-m", "pyab", "check", "--random", "5", "--python",
-                           "slides_alphabeta.py:alphabeta", "--untrusted"], capture_output=True,
-                          text=True, timeout=60, cwd=tmp_path, env=env)
+    with subprocess.Popen([sys.executable, "-m", "pyab", "check", "--random", "5", "--python",
+                           "slides_alphabeta.py:alphabeta", "--untrusted"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env) as proc:
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert list(tmp.glob(f"pyab-run-{proc.pid}-*")) == [] and not list((tmp_path / "tmp").iterdir())
+
+
+def test_every_sandbox_of_a_run_is_in_the_runs_own_folder(tmp_path):
+    """Sandboxes live in one folder of this process's (named by its pid),
+    removed with the last of them; another run's folder is never touched."""
+    from pyab.referee import sandbox
+    other = Path(sandbox._base()) / f"pyab-run-{os.getpid() + 1}-not-mine"
+    other.mkdir(exist_ok=True)
+    try:
+        first, second = sandbox.Sandbox(tmp_path), sandbox.Sandbox(tmp_path)
+        root = first.root.parent
+        assert second.root.parent == root and root.name.startswith(f"pyab-run-{os.getpid()}-")
+        assert sorted(p.name for p in root.iterdir()) == sorted([first.root.name, second.root.name])
+        first.cleanup()
+        assert root.is_dir() and not first.root.exists()
+        second.cleanup()
+        assert not root.exists() and other.is_dir()
+    finally:
+        other.rmdir()
+
+
+FILL = '''import os
+def alphabeta(game, node, alpha, beta):
+    where = {"tmp": "/tmp", "shm": "/dev/shm", "folder": os.path.dirname(os.path.abspath(__file__))}
+    chunk = b"x" * (1 << 20)
+    for i in range(400):  # 8 MB a file (16 MB is a file's limit), 3.2 GB at most
+        with open(os.path.join(where["PLACE"], "fill%d" % i), "wb") as f:
+            for _ in range(8):
+                f.write(chunk)
+    return None, 0
+'''
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+@pytest.mark.parametrize("where", ["tmp", "shm", "folder"])
+def test_filling_a_writable_place_is_stopped_at_the_disk_budget(kind, where, tmp_path):
+    """/tmp, /dev/shm and the folder's copy are tmpfs of --disk MB each: a
+    program filling one gets a `limit` verdict, and nothing it wrote is on
+    the host (its folder, the host's /dev/shm)."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    prog = tmp_path / "fill.py"
+    prog.write_text(FILL.replace("PLACE", where), encoding="utf-8")
+    shm_before = set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+    done = run("python", prog, "--untrusted", "--disk", "24", cwd=tmp_path, sandbox=kind)
+    assert done.returncode == 3, done.stderr
+    err = json.loads(done.stdout)["error"]
+    assert err["program_kind"] == "limit" and "No space left on device" in err["message"], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fill.py"]
+    if os.path.isdir("/dev/shm"):
+        assert not any(n.startswith("fill") for n in set(os.listdir("/dev/shm")) - shm_before)
+
+
+def test_disk_needs_untrusted(tmp_path):
+    prog = tmp_path / "fill.py"
+    prog.write_text(FILL, encoding="utf-8")
+    done = run("python", prog, "--disk", "24", cwd=tmp_path)
+    assert done.returncode == 2 and "--disk" in done.stderr
+
+
+def _budgeted(kind: str, script: str, tmp_path: Path, memory_mb: int | None = 200):
+    """A confined python3 running ``script``: its first line of output, or
+    the ProgramError it ended with."""
+    from pyab.errors import ProgramError
+    from pyab.referee.child import Child
+    from pyab.referee.sandbox import Sandbox, limits
+    lim = limits(20, memory_mb)
+    try:
+        with Child(["python3", "-c", script], sandbox=Sandbox(tmp_path, kind=kind, disk_mb=16),
+                   **lim) as child:
+            child.restart_clock()
+            return child.receive()
+    except ProgramError as err:
+        return err
+
+
+def _cgroups_here() -> bool:
+    from pyab.referee import cgroup
+    return cgroup.available() == ""
+
+
+@pytest.mark.skipif(not _cgroups_here(), reason="no cgroup v1 memory/pids to make here")
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_memory_is_one_budget_for_all_the_childs_processes(kind, tmp_path):
+    """Four processes of 150 MB each stay under a 200 MB address-space limit
+    each, but not under one 200 MB (+16 MB disk) budget: the kernel stops
+    them, a `limit`; and the child's cgroups are gone after close."""
+    from pyab.referee import cgroup
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    folders = [cgroup._own(c) for c in cgroup.CONTROLLERS]
+
+    def ours() -> list[str]:  # this process's cgroups only: other runs may make theirs
+        return [n for f in folders for n in os.listdir(f) if n.startswith(f"pyab-{os.getpid()}-")]
+    script = ("import os, time\n"
+              "kids = []\n"
+              "for i in range(4):\n"
+              "    pid = os.fork()\n"
+              "    if pid == 0:\n"
+              "        b = bytearray(150 << 20)\n"
+              "        for j in range(0, len(b), 4096): b[j] = 1\n"
+              "        time.sleep(5); os._exit(0)\n"
+              "    kids.append(pid)\n"
+              "for pid in kids:\n"
+              "    _, st = os.waitpid(pid, 0)\n"
+              "    if st != 0: raise MemoryError('a process was stopped: %d' % st)\n"
+              "print('{\"all\": \"fine\"}', flush=True)\n")
+    out = _budgeted(kind, script, tmp_path)
+    assert not isinstance(out, dict), out
+    assert out.kind == "limit", out
+    assert ours() == []
+
+
+@pytest.mark.skipif(not _cgroups_here(), reason="no cgroup v1 memory/pids to make here")
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_processes_are_counted_for_the_child_alone(kind, tmp_path):
+    """The pids cgroup stops the child's 41st process (32 + the tools'),
+    whatever else its user runs; at most 60 forks are tried."""
+    script = ("import os, time, json\n"
+              "n = 0\n"
+              "for i in range(60):\n"
+              "    try:\n"
+              "        pid = os.fork()\n"
+              "    except OSError:\n"
+              "        break\n"
+              "    if pid == 0:\n"
+              "        time.sleep(3); os._exit(0)\n"
+              "    n += 1\n"
+              "print(json.dumps({'forks': n}), flush=True)\n")
+    out = _budgeted(kind, script, tmp_path, memory_mb=None)
+    assert isinstance(out, dict), out
+    assert 20 <= out["forks"] < 40, out
+
+
+PROBE_CALLS = r'''
+import ctypes, json, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+NR = {"x86_64": dict(ptrace=101, process_vm_readv=310, keyctl=250, add_key=248, bpf=321,
+                     perf_event_open=298, userfaultfd=323, io_uring_setup=425, mount=165,
+                     umount2=166, unshare=272, setns=308, clone=56, clone3=435, kexec_load=246,
+                     init_module=175, finit_module=313, reboot=169, swapon=167),
+      "aarch64": dict(ptrace=117, process_vm_readv=270, keyctl=219, add_key=217, bpf=280,
+                      perf_event_open=241, userfaultfd=282, io_uring_setup=425, mount=40,
+                      umount2=39, unshare=97, setns=268, clone=220, clone3=435, kexec_load=104,
+                      init_module=105, finit_module=273, reboot=142, swapon=224)}[platform.machine()]
+ARGS = {"clone": (0x10000000 | 17, 0, 0, 0, 0), "unshare": (0x10000000,), "setns": (0, 0),
+        "userfaultfd": (0,), "ptrace": (0, 0, 0, 0)}
+out = {}
+for name, nr in NR.items():
+    r = libc.syscall(nr, *[ctypes.c_long(a) for a in ARGS.get(name, (0, 0, 0, 0))])
+    out[name] = ctypes.get_errno() if r == -1 else "returned %d" % r
+out["Seccomp"] = [l.split()[1] for l in open("/proc/self/status") if l.startswith("Seccomp:")][0]
+print(json.dumps(out), flush=True)
+'''
+FAMILIES = {"ptrace": ["ptrace", "process_vm_readv"], "keys": ["keyctl", "add_key"],
+            "bpf": ["bpf"], "perf": ["perf_event_open"], "userfaultfd": ["userfaultfd"],
+            "io_uring": ["io_uring_setup"], "mount": ["mount", "umount2"],
+            "namespaces": ["unshare", "setns", "clone"], "kexec": ["kexec_load"],
+            "modules": ["init_module", "finit_module"], "reboot": ["reboot"], "swap": ["swapon"]}
+
+
+@pytest.fixture(scope="module")
+def calls_inside(tmp_path_factory):
+    """What each probed call gave inside a child, per backend (one child each)."""
+    out = {}
+    for kind in ("bwrap", "unshare"):
+        if shutil.which(kind):
+            out[kind] = _budgeted(kind, PROBE_CALLS, tmp_path_factory.mktemp(kind), memory_mb=None)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_the_filter_denies_each_family_inside_a_child(family, kind, calls_inside):
+    if kind not in calls_inside:
+        pytest.skip(f"no {kind}")
+    got = calls_inside[kind]
+    assert isinstance(got, dict), got
+    assert got["Seccomp"] == "2"  # filtered
+    for name in FAMILIES[family]:
+        assert got[name] == 1, (name, got[name])  # EPERM
+    assert got["clone3"] == 38  # ENOSYS: the C library falls back to clone
+
+
+def test_the_filter_catches_each_call_it_lists(tmp_path):
+    """Installed in a plain process with an errno of its own (131), every
+    listed call gets that errno (so each number is right, not refused by
+    the kernel for lack of rights), while fork and threads still work."""
+    from pyab.referee import seccomp
+    code = ("import sys; sys.path.insert(0, %r)\n" % str(ROOT)
+            + "from pyab.referee import seccomp\n"
+            + "seccomp.install(seccomp.program(errno=131))\n"
+            + PROBE_CALLS
+            + "import threading, subprocess\n"
+            + "t = threading.Thread(target=print, args=('thread',)); t.start(); t.join()\n"
+            + "print(subprocess.run(['true']).returncode)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
-    after = set(tmp.glob("pyab-sandbox-*")) | set(tmp.glob("pyab-probe-*"))
-    assert after <= before and not list((tmp_path / "tmp").iterdir())
+    lines = done.stdout.splitlines()
+    got = json.loads(lines[0])
+    assert {k: v for k, v in got.items() if k not in ("Seccomp", "clone3")} == \
+        {k: 131 for k in got if k not in ("Seccomp", "clone3")}
+    assert got["clone3"] == 38 and lines[1:] == ["thread", "0"]
+    assert seccomp.program("aarch64") != seccomp.program("x86_64")
+
+
+def test_links_leaving_the_folder_are_never_copied(tmp_path):
+    """A link out of the submission (to another student's file, to /etc) is
+    neither followed nor copied; a link inside it stays a link."""
+    from pyab.referee.sandbox import Sandbox
+    student, other = tmp_path / "student", tmp_path / "other"
+    (student / "sub").mkdir(parents=True)
+    other.mkdir()
+    (other / "secret.txt").write_text("answer", encoding="utf-8")
+    (student / "prog.py").write_text("x = 1\n", encoding="utf-8")
+    (student / "theirs.txt").symlink_to(other / "secret.txt")
+    (student / "up").symlink_to("../other")
+    (student / "sub" / "etc").symlink_to("/etc")
+    (student / "mine.py").symlink_to("prog.py")
+    box = Sandbox(student, kind="unshare" if shutil.which("bwrap") is None else "bwrap")
+    try:
+        names = sorted(str(p.relative_to(box.work)) for p in box.work.rglob("*"))
+        assert names == ["mine.py", "prog.py", "sub"]
+        assert os.readlink(box.work / "mine.py") == "prog.py"
+    finally:
+        box.cleanup()
+
+
+def _system_python_is_pyabs_minor() -> bool:
+    done = subprocess.run(["/usr/bin/python3", "-c", "import sys; print(sys.version_info[:2])"],
+                          capture_output=True, text=True) if os.path.exists("/usr/bin/python3") else None
+    return done is not None and done.stdout.strip() == str(sys.version_info[:2])
+
+
+@pytest.mark.skipif(not _system_python_is_pyabs_minor(),
+                    reason="the confined child's python3 is not pyab's Python version")
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_an_allowed_module_is_importable_and_others_are_not(kind, tmp_path):
+    """--allow-module numpy binds numpy from pyab's environment (the test
+    extra installs it); without it the same program cannot import it."""
+    pytest.importorskip("numpy")
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    prog = tmp_path / "np_ab.py"
+    prog.write_text("import numpy\n" + (EXAMPLES / "referee" / "slides_alphabeta.py").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    done = run("python", prog, "--untrusted", "--allow-module", "numpy", cwd=tmp_path, sandbox=kind)
+    assert done.returncode == 0 and json.loads(done.stdout)["agree"] is True, done.stderr
+    done = run("python", prog, "--untrusted", cwd=tmp_path, sandbox=kind)
+    assert done.returncode == 3 and "No module named 'numpy'" in done.stdout
+
+
+@pytest.mark.parametrize("name", ["pyab", "no_such_module_here", "os.path"])
+def test_pyab_and_unknown_modules_are_not_allowed(name, tmp_path):
+    prog = tmp_path / "p.py"
+    shutil.copy(EXAMPLES / "referee" / "slides_alphabeta.py", prog)
+    done = run("python", prog, "--untrusted", "--allow-module", name, cwd=tmp_path)
+    assert done.returncode == 2 and f"--allow-module {name}" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_an_exec_client_in_another_folder_runs_confined(kind, tmp_path, monkeypatch):
+    """exec_child with the client's folder: the client is found and agrees,
+    run from a folder that is not its own."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    from pyab.referee import ExecRoute
+    from pyab.referee.sandbox import exec_child
+    import pyab
+    client = tmp_path / "elsewhere" / "client.py"
+    client.parent.mkdir()
+    shutil.copy(EXAMPLES / "referee" / "client.py", client)
+    monkeypatch.setenv("PYAB_SANDBOX", kind)
+    monkeypatch.chdir(tmp_path)
+    route = ExecRoute(f"python3 {client}", untrusted=True)
+    route._confine = lambda: exec_child(route.argv, folder=client.parent)
+    try:
+        result = route.search(pyab.parse(Path(SLIDES).read_text(encoding="utf-8")))
+    finally:
+        route.close()
+    assert (result.best, result.value) == ("b", 3)
+
+
+@pytest.mark.skipif(not _system_python_is_pyabs_minor(),
+                    reason="the confined child's python3 is not pyab's Python version")
+def test_a_grade_suite_allows_modules_and_sets_the_disk(tmp_path):
+    """modules = ["numpy"] in [grader]: a submission importing numpy is
+    graded in full; without the key it gets nothing; pyab is refused by
+    line.  disk = N is accepted (the budget itself: the tests above)."""
+    pytest.importorskip("numpy")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "np_ab.py").write_text("import numpy\n" + (EXAMPLES / "referee" / "slides_alphabeta.py")
+                                  .read_text(encoding="utf-8"), encoding="utf-8")
+    suite = tmp_path / "suite.toml"
+    scores = {}
+    for modules in ('modules = ["numpy"]\n', ""):
+        suite.write_text('[grader]\nroute = "python"\nentry = "alphabeta"\nuntrusted = true\n'
+                         + modules + 'disk = 32\n\n[[tests]]\nname = "random"\npoints = 10\n'
+                         'random = 3\n', encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "pyab", "grade", str(suite), str(sub),
+                               "--out", str(tmp_path / "out"), "--json"], capture_output=True,
+                              text=True, timeout=120, cwd=tmp_path,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert done.returncode == 0, done.stderr
+        rows = (tmp_path / "out" / "gradebook.csv").read_text(encoding="utf-8").splitlines()
+        scores[bool(modules)] = rows[1].split(",")[1]
+    assert scores == {True: "10", False: "0"}
+    suite.write_text(suite.read_text(encoding="utf-8").replace("disk = 32", 'modules = ["pyab"]'),
+                     encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pyab", "grade", str(suite), str(sub)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 2 and "suite.toml:5: modules: pyab" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_an_exec_program_named_by_its_path_under_tmp_runs_confined(kind, tmp_path):
+    """--exec /tmp/.../client.py (a grader-side client, executable, under
+    the temporary folder) from another folder: bound read-only where it is,
+    after the sandbox's own /tmp (which hid it under bwrap)."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    import tempfile
+    clients = Path(tempfile.mkdtemp(prefix="pyab-test-clients-", dir="/tmp"))
+    try:  # pytest's own folders are root's alone: nobody could not reach the client there
+        clients.chmod(0o755)
+        client = clients / "client.py"
+        shutil.copy(EXAMPLES / "referee" / "client.py", client)
+        client.chmod(0o755)
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PYAB_SANDBOX=kind)
+        done = subprocess.run([sys.executable, "-P", "-m", "pyab", "check", SLIDES, "--exec",
+                               str(client), "--untrusted", "--json"], capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path, env=env)
+    finally:
+        shutil.rmtree(clients)
+    assert done.returncode == 0 and json.loads(done.stdout)["agree"] is True, done.stderr
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_sys_and_the_cgroup_tree_are_not_visible(kind, tmp_path):
+    """No /sys (bwrap) or an empty read-only cover (unshare): the child
+    cannot see or move between cgroups; /dev/shm is its own, empty."""
+    if shutil.which(kind) is None:
+        pytest.skip(f"no {kind}")
+    planted = f"pyab-test-planted-{os.getpid()}-{kind}"
+    script = ("import os, json\n"
+              "ls = lambda p: sorted(os.listdir(p)) if os.path.isdir(p) else None\n"
+              f"open('/dev/shm/{planted}', 'w').write('x')\n"
+              "print(json.dumps({'sys': ls('/sys'), 'cgroup': ls('/sys/fs/cgroup'),\n"
+              "                  'shm': ls('/dev/shm')}), flush=True)\n")
+    out = _budgeted(kind, script, tmp_path, memory_mb=None)
+    leaked = os.path.exists(f"/dev/shm/{planted}")
+    if leaked:  # the host's /dev/shm: the test's own file, removed
+        os.unlink(f"/dev/shm/{planted}")
+    assert isinstance(out, dict), out
+    assert out["sys"] in (None, []) and out["cgroup"] is None and out["shm"] == [planted]
+    assert not leaked

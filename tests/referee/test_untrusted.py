@@ -275,3 +275,41 @@ def test_a_crashed_child_is_replaced(tmp_path):
         os.kill(p._child.proc.pid, signal.SIGKILL)  # killed between trees: replaced too
         p._child.proc.wait()
         assert p.solve(tree).best == "c"
+
+
+@pytest.mark.parametrize("directive, why", [
+    (":- shell('touch pwned').", "shell"),
+    (":- initialization(shell(ls)).", "shell"),
+    (":- use_module(library('../x')).", "library(sandbox) accepts"),
+    (":- module(late, []).", "not the file's first term"),
+    (":- pyab_child:moves(a, _).", "pyab_child"),
+])
+def test_an_unsafe_directive_is_refused_naming_its_line(directive, why, tmp_path):
+    """Directives run when library(sandbox) holds them safe; the rest are
+    refused with the file, the line and why, and nothing of them runs."""
+    prog = tmp_path / "p.pl"
+    body = (PROGRAMS / "honest_printing.pl").read_text(encoding="utf-8")
+    prog.write_text(":- format(\"fine~n\").\n" + directive + "\n" + body, encoding="utf-8")
+    done = _check(prog, "--untrusted", "--json")
+    assert done.returncode == 3, done.stderr
+    err = json.loads(done.stdout)["error"]
+    assert err["program_kind"] == "refused" and f"{prog}:2:" in err["message"], err
+    assert why in err["message"] and not (tmp_path / "pwned").exists()
+
+
+def test_printing_directives_and_a_module_header_run_untrusted(tmp_path):
+    """The directives of the honest programs did run (their output is the
+    program's stderr, kept when the run fails: here its entry goal throws)."""
+    for name, printed in (("honest_printing.pl", ["Loading the alpha-beta program", "hello",
+                                                  "ready", "all clauses read"]),
+                          ("honest_module.pl", ["alphabeta loaded"])):
+        text = (PROGRAMS / name).read_text(encoding="utf-8")
+        at = text.index("alphabeta(Pos")
+        stopped = tmp_path / name
+        stopped.write_text(text[:at] + "alphabeta(_, _, _, _, _) :- throw(stopped_here).\n"
+                           + text[at:], encoding="utf-8")
+        done = _check(stopped, "--untrusted", "--json")
+        assert done.returncode == 3, done.stderr
+        err = json.loads(done.stdout)["error"]
+        assert "stopped_here" in err["message"], err
+        assert all(p in err["program_stderr"] for p in printed), err
