@@ -1,0 +1,89 @@
+"""Grading a ``cs188`` group: one test per CS188 ``GraphGameTreeTest``
+file, judged as the course's grader judges it."""
+
+from __future__ import annotations
+
+import math
+import shlex
+from pathlib import Path
+from typing import Any
+
+from ..errors import ProgramError
+from ..tree import Tree
+from .feedback import GroupResult, TestResult, _clean, _draw, _replay_program
+from .suite import Group, Suite
+
+
+def _cs188_group(suite: Suite, g: Group, program: Path, routes: Any) -> GroupResult:
+    """``routes``: the submission's routes (run._Routes), kept across its groups."""
+    from ..referee.cs188 import action_of, generated, register
+    from ..referee.protocol import SearchBug
+    from ..referee.verdict import Settings, judge
+    from ..trees.cs188 import load_folder
+    tests = load_folder(str(g.cs188))
+    graph = [t for t in tests if not t.skipped]
+    share = g.points / len(graph) if graph else 0.0
+    results: list[TestResult] = []
+    for t in tests:
+        if t.skipped:
+            results.append(TestResult(f"{g.name}: {t.name}", 0.0, 0.0, "skipped",
+                                      f"skipped: {t.skipped}", ""))
+            continue
+        tree = t.tree
+        assert tree is not None  # not skipped
+        register(tree, t.labels)
+        route = routes.get(t.alg, t.algorithm)
+        ref_best = _reference(tree, t.algorithm, t.plies).best
+        lines, kind = [], ""
+        try:
+            if t.action is None or t.generated is None:  # no solution: the reference's
+                v = judge(route, tree, -math.inf, math.inf,
+                          Settings(t.algorithm, t.plies, ("generated",), t.agents))
+                if v.error is not None:
+                    raise v.error
+                lines, kind = list(v.lines), ("disagree" if v.lines else "")
+            else:
+                yours = route.search(tree, depth=t.plies, agents=t.agents)
+                got_action, got = yours.extra.get("action"), " ".join(sorted(generated(yours)))
+                gold = " ".join(t.generated)
+                if got_action != t.action:
+                    lines.append(f"incorrect move for depth {t.rounds}:\n  yours:        "
+                                 f"{got_action}\n  the solution: {t.action}")
+                if got != gold:
+                    lines.append(f"incorrect generated states for depth {t.rounds}:\n"
+                                 f"  yours:        {got}\n  the solution: {gold}")
+                kind = "disagree" if lines else ""
+        except SearchBug as bug:  # a question only a wrong search asks
+            lines, kind = [bug.reason], "disagree"
+        except ProgramError as err:
+            lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
+        if lines:
+            drawn = _draw(tree, t.algorithm, -math.inf, math.inf, t.plies)
+            replay = shlex.join(["pyab", "check", Path(t.path).name,
+                                 *_replay_program(suite.grader, program, t.alg),
+                                 "--algorithm", t.algorithm, "--depth", str(t.plies),
+                                 "--agents", str(t.agents)])
+            from ..dsl import dump
+            how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
+            head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
+                    f"the reference's action: {action_of(tree, ref_best)}:")
+            picture = drawn or dump(tree).strip()
+            lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
+        output = _clean("\n".join(lines) if lines else "passed", program, route.label)
+        results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,
+                                  "failed" if lines else "passed", output, kind,
+                                  0 if lines else 1, 1))
+    if g.all_or_nothing and any(r.status == "failed" for r in results):
+        for r in results:
+            r.score = 0.0
+    return GroupResult(g.name, g.points, results)
+
+
+def _reference(tree: Tree, algorithm: str, depth: int | None) -> Any:
+    """The reference's search (minimax asking every node its side when a
+    side moves twice in a row, as the verdict does)."""
+    if algorithm == "minimax" and not tree.alternating:
+        from ..referee.cs188 import minimax
+        return minimax(tree, depth)
+    from ..search import solve_python
+    return solve_python(tree, algorithm, -math.inf, math.inf, depth)
