@@ -21,14 +21,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..errors import Error
 from ..result import Result
 from ..tree import Tree
 from ..trees.cs188 import Labels, labels_of, register
 from .protocol import QUESTIONS, Observer as _Observer
 from .protocol import _show
 
-__all__ = ["Labels", "Observer", "check_settings", "generated", "generated_differences",
-           "observer_for", "register"]
+__all__ = ["Labels", "Observer", "check_settings", "default_algorithm", "generated",
+           "generated_differences", "observer_for", "register", "test_notes"]
 
 
 def check_settings(agents: int | None, depth: int | None, interface: str = "cs188") -> None:
@@ -103,6 +104,46 @@ class Observer(_Observer):
         r = super().result(child, None, value_required=False)
         return r._replace(extra={**r.extra, "generated": tuple(self.generated),
                                  "action": best})
+
+
+def default_algorithm(interface: str, files: "list[str] | tuple[str, ...]") -> str | None:
+    """The reference a CS188 agent is checked against when ``--algorithm``
+    is not given: ``minimax`` when every file is a ``.test`` of a
+    ``MinimaxAgent``, else ``strict-cut`` (the course's alpha-beta); None
+    for another interface."""
+    if interface != "cs188":
+        return None
+    from ..trees.cs188 import REFERENCE, read_keys
+    algs = set()
+    for f in files:
+        try:
+            algs.add(read_keys(f).get("alg", ("", 0))[0] if f.endswith(".test") else "")
+        except (OSError, UnicodeDecodeError, ValueError):
+            algs.add("")  # the run itself says what is wrong with the file
+    return REFERENCE["MinimaxAgent"] if algs == {"MinimaxAgent"} else REFERENCE["AlphaBetaAgent"]
+
+
+def test_notes(files: "list[str] | tuple[str, ...]") -> list[str]:
+    """What reading each ``.test`` file left out, one line each (``check
+    --verbose``): the states no successor line reaches, as the course's
+    grader never visits them either."""
+    from ..trees.cs188 import load_test
+    out = []
+    for f in files:
+        if not f.endswith(".test"):
+            continue
+        try:
+            test = load_test(f)
+        except (Error, OSError, ValueError):
+            continue  # the run itself says it
+        if test.unreachable:
+            out.append(f"{f}: left out, as the course's grader never reaches them from "
+                       f"start_state {test.tree.root if test.tree else '?'}: "
+                       f"{' '.join(test.unreachable)}")
+        if test.tree is not None:
+            out.append(f"{f}: {test.agents} agents, depth {test.rounds} "
+                       f"({test.plies} plies), {test.alg}")
+    return out
 
 
 def observer_for(tree: Tree, label: str, depth: int | None, agents: int | None) -> Observer:
