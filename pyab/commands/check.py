@@ -163,7 +163,8 @@ def _route(args: argparse.Namespace):
     from ..referee import open_route
     return open_route(program=args.program, python=args.python, exec=args.exec,
                       interface=args.interface, untrusted=args.untrusted, timeout=args.timeout,
-                      memory_mb=args.memory, algorithm=args.algorithm)
+                      memory_mb=args.memory, algorithm=args.algorithm,
+                      framework=getattr(args, "cs188_framework", None))
 
 
 def run(args: argparse.Namespace) -> int:

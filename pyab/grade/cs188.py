@@ -59,16 +59,16 @@ def _cs188_group(suite: Suite, g: Group, program: Path, routes: Any) -> GroupRes
             lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
         if lines:
             drawn = _draw(tree, t.algorithm, -math.inf, math.inf, t.plies)
-            replay = shlex.join(["pyab", "check", Path(t.path).name,
-                                 *_replay_program(suite.grader, program, t.alg),
-                                 "--algorithm", t.algorithm, "--depth", str(t.plies),
-                                 "--agents", str(t.agents)])
+            replay = _replay(suite, program, t)
             from ..dsl import dump
             how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
             head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
                     f"the reference's action: {action_of(tree, ref_best)}:")
             picture = drawn or dump(tree).strip()
             lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
+            if t.unreachable:
+                lines.append(f"(left out as the course's grader does, since no successor "
+                             f"reaches them: {' '.join(t.unreachable)})")
         output = _clean("\n".join(lines) if lines else "passed", program, route.label)
         results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,
                                   "failed" if lines else "passed", output, kind,
@@ -77,6 +77,21 @@ def _cs188_group(suite: Suite, g: Group, program: Path, routes: Any) -> GroupRes
         for r in results:
             r.score = 0.0
     return GroupResult(g.name, g.points, results)
+
+
+def _replay(suite: Suite, program: Path, t: Any) -> str:
+    """The test itself, written beside the command that checks it: the
+    student needs nothing else (num_agents and depth come from the file)."""
+    text = Path(t.path).read_text(encoding="utf-8").rstrip("\n")
+    end = "PYAB_TEST"
+    while end in text:
+        end += "_"
+    name = f"{t.name}.test"
+    words = ["pyab", "check", name, *_replay_program(suite.grader, program, t.alg)]
+    if suite.grader.framework:
+        words += ["--cs188-framework", "."]  # the student's own copy of the project
+    return (f"cat > {shlex.quote(name)} <<'{end}'\n  " + text.replace("\n", "\n  ")
+            + f"\n  {end}\n  {shlex.join(words)}")
 
 
 def _reference(tree: Tree, algorithm: str, depth: int | None) -> Any:

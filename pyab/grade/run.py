@@ -101,7 +101,7 @@ def _route(grader: Grader, program: Path, entry: str, algorithm: str) -> Any:
     cls: Any
     args: tuple
     if grader.route == "python":
-        cls, args = PythonRoute, (f"{program}:{entry}", grader.interface)
+        cls, args = PythonRoute, (f"{program}:{entry}", grader.interface, grader.framework)
     elif grader.route == "exec":
         cls, args = ExecRoute, (grader.entry.replace("{file}", shlex.quote(str(program))),)
     else:

@@ -19,6 +19,7 @@ has its children's names as actions, and a leaf is a win when its value is
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 from ..errors import Error
@@ -28,7 +29,8 @@ from ..trees.cs188 import Labels, labels_of, register
 from .protocol import QUESTIONS, Observer as _Observer
 from .protocol import _show
 
-__all__ = ["Labels", "Observer", "check_settings", "default_algorithm", "generated",
+__all__ = ["Labels", "Observer", "check_settings", "default_algorithm", "framework_copy",
+           "framework_modules", "generated",
            "generated_differences", "observer_for", "register", "test_notes"]
 
 
@@ -144,6 +146,50 @@ def test_notes(files: "list[str] | tuple[str, ...]") -> list[str]:
             out.append(f"{f}: {test.agents} agents, depth {test.rounds} "
                        f"({test.plies} plies), {test.alg}")
     return out
+
+
+#: What makes a folder the course's project folder.
+COURSE_MODULES = ("util.py", "game.py", "pacman.py")
+
+
+def framework_modules(folder: str) -> list[Path]:
+    """The course's Python modules in its project ``folder`` (``--cs188-
+    framework``, suite key ``framework``): its top-level ``*.py`` files but
+    ``multiAgents.py`` (the student's, whose own copy is graded; the
+    course's may be a solution).  Never its test cases or solutions, which
+    are folders and ``.test``/``.solution`` files.  A link is never
+    followed.  :raises ValueError: naming what is missing."""
+    d = Path(folder)
+    if not d.is_dir():
+        raise ValueError(f"--cs188-framework {folder}: no such folder")
+    missing = [m for m in COURSE_MODULES if not (d / m).is_file() or (d / m).is_symlink()]
+    if missing:
+        raise ValueError(f"--cs188-framework {folder}: not the course's project folder "
+                         f"(no {', '.join(missing)})")
+    return sorted(f for f in d.iterdir() if f.suffix == ".py" and f.name != "multiAgents.py"
+                  and f.is_file() and not f.is_symlink())
+
+
+def framework_copy(folder: str) -> Path:
+    """A read-only copy of :func:`framework_modules` in a new temporary
+    folder (the caller removes it with :func:`remove_copy`)."""
+    import shutil
+    import tempfile
+    out = Path(tempfile.mkdtemp(prefix="pyab-cs188-framework-"))
+    for f in framework_modules(folder):
+        shutil.copyfile(f, out / f.name)
+        (out / f.name).chmod(0o444)
+    out.chmod(0o555)
+    return out
+
+
+def remove_copy(path: Path) -> None:
+    import shutil
+    try:
+        path.chmod(0o755)
+    except OSError:
+        return
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def observer_for(tree: Tree, label: str, depth: int | None, agents: int | None) -> Observer:

@@ -324,7 +324,7 @@ def limits(timeout: float | None, memory_mb: int | None) -> dict:
     return out
 
 
-def python_child(spec: str, interface: str) -> tuple[list[str], Sandbox]:
+def python_child(spec: str, interface: str, course: Path | None = None) -> tuple[list[str], Sandbox]:
     """The confined ``--python`` child: the system's ``python3 -I`` (no
     current folder, user site or ``PYTHON*`` variables on its path) running
     a shipped copy of ``pychild.py`` (it needs nothing else of pyab) on the
@@ -335,13 +335,18 @@ def python_child(spec: str, interface: str) -> tuple[list[str], Sandbox]:
     if interface == "cs188":  # the util, game and pacman a CS188 agent imports, beside it
         framework = Path(__file__).with_name("cs188_framework")
         ship += tuple((str(f), f"cs188_framework/{f.name}") for f in sorted(framework.glob("*.py")))
+    if course is not None:  # the course's own modules (--cs188-framework), read-only
+        ship += tuple((str(f), f"cs188_course/{f.name}") for f in sorted(course.glob("*.py")))
     if target.endswith(".py"):
         path = Path(target).resolve()
         box = Sandbox(path.parent, ship=ship)
         spec = f"{path}:{name}"
     else:
         box = Sandbox(os.getcwd(), ship=ship)
-    return ["python3", "-I", box.shipped("pychild.py"), spec, "--interface", interface], box
+    argv = ["python3", "-I", box.shipped("pychild.py"), spec, "--interface", interface]
+    if course is not None:
+        argv += ["--framework", str(Path(box.shipped("cs188_course/util.py")).parent)]
+    return argv, box
 
 
 def exec_child(argv: list[str]) -> tuple[list[str], Sandbox]:
