@@ -89,9 +89,7 @@ class GameState:
 def _no_board(name: str) -> Callable[..., Any]:
     def method(self: GameState, *args: Any, **kw: Any) -> Any:
         raise NoBoard(f"{name}() asks about the Pacman board, and this state is a node of a game "
-                      "tree (pyab's stand-in answers getLegalActions, generateSuccessor, isWin, "
-                      "isLose, getScore, getNumAgents); grade with the course's framework "
-                      "(--cs188-framework DIR, suite key framework) to play on a board")
+                      "tree; give the course's framework (--cs188-framework DIR) to play on a board")
     method.__name__ = name
     return method
 
