@@ -22,9 +22,14 @@ def _cs188_group(suite: Suite, g: Group, program: Path, routes: Any) -> GroupRes
     from ..trees.cs188 import load_folder
     tests = load_folder(str(g.cs188))
     graph = [t for t in tests if not t.skipped]
-    share = g.points / len(graph) if graph else 0.0
     results: list[TestResult] = []
+    framework = suite.grader.framework
+    games = [t for t in tests if t.cls == "PacmanGameTreeTest" and framework and t.solution]
+    share = g.points / (len(graph) + len(games)) if graph or games else 0.0
     for t in tests:
+        if any(t is x for x in games):
+            results.append(_game(suite, g, program, routes.get(t.alg, "strict-cut"), t, share))
+            continue
         if t.skipped:
             results.append(TestResult(f"{g.name}: {t.name}", 0.0, 0.0, "skipped",
                                       f"skipped: {t.skipped}", ""))
@@ -77,6 +82,21 @@ def _cs188_group(suite: Suite, g: Group, program: Path, routes: Any) -> GroupRes
         for r in results:
             r.score = 0.0
     return GroupResult(g.name, g.points, results)
+
+
+def _game(suite: Suite, g: Group, program: Path, route: Any, t: Any, share: float) -> TestResult:
+    """A PacmanGameTreeTest, played and scored as the course does, judged on
+    pyab's side (:mod:`pyab.referee.cs188_game`)."""
+    from ..referee.cs188_game import play
+    name = f"{g.name}: {t.name}"
+    passed, messages, kind = play(route, str(route.framework), t.keys, t.solution)
+    output = "passed" if passed else "\n".join(messages)
+    if not passed:
+        output += ("\nreplay it in the course's project folder:\n  python autograder.py -t "
+                   f"test_cases/{Path(t.path).parent.name}/{t.name}")
+    kind = "" if passed else (kind or "disagree")
+    return TestResult(name, share if passed else 0.0, share, "passed" if passed else "failed",
+                      _clean(output, program, route.label), kind, int(passed), 1)
 
 
 def _replay(suite: Suite, program: Path, t: Any) -> str:

@@ -175,8 +175,9 @@ def framework_copy(folder: str) -> Path:
     folder (the caller removes it with :func:`remove_copy`)."""
     import shutil
     import tempfile
+    modules = framework_modules(folder)  # refused before anything is made
     out = Path(tempfile.mkdtemp(prefix="pyab-cs188-framework-"))
-    for f in framework_modules(folder):
+    for f in modules:
         shutil.copyfile(f, out / f.name)
         (out / f.name).chmod(0o444)
     out.chmod(0o555)

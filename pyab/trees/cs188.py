@@ -62,6 +62,8 @@ class CS188Test:
     action: str | None = None          # the .solution's, when there is one
     generated: tuple[str, ...] | None = None
     skipped: str = ""
+    keys: dict[str, str] | None = None      # a PacmanGameTreeTest's, for the game's judge
+    solution: dict[str, str] | None = None
     unreachable: tuple[str, ...] = ()  # listed states no successor reaches: left out
     labels: Any = field(default=None, repr=False)  # Labels
 
@@ -177,9 +179,15 @@ def load_test(path: str | Path) -> CS188Test:
     keys = read_keys(path)
     cls = keys.get("class", ("", 0))[0]
     test = CS188Test(path=path, name=Path(path).stem, cls=cls, alg=keys.get("alg", ("", 0))[0])
+    if cls == "PacmanGameTreeTest":  # played through the course's framework, when given
+        test.keys = {k: v for k, (v, _) in keys.items()}
+        solution = Path(path).with_suffix(".solution")
+        test.solution = ({k: v for k, (v, _) in read_keys(solution).items()}
+                         if solution.is_file() else None)
     if cls != "GraphGameTreeTest":
         test.skipped = (f"class {cls or '(none)'}: only GraphGameTreeTest files are trees pyab can "
-                        "search (PacmanGameTreeTest and the like play the Pacman game itself)")
+                        "search (PacmanGameTreeTest plays the Pacman game itself: give the course's "
+                        "framework, and its .solution, to grade it)")
         return test
     if test.alg not in REFERENCE:
         test.skipped = (f"alg {test.alg or '(none)'}: pyab grades {' and '.join(REFERENCE)} "

@@ -16,6 +16,7 @@ with strict-cut (or minimax) by ``--compare generated``.
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import random
 import re
@@ -526,3 +527,77 @@ def test_the_course_framework_replaces_the_stand_in(course, tmp_path):
     r = pyab_cli("check", test, "--python", spec, "--interface", "cs188",
                  "--cs188-framework", str(tmp_path / "not-a-course"))
     assert r.returncode == 2 and "not the course's project folder" in r.stderr
+
+
+GAME_TEST = '''class: "PacmanGameTreeTest"
+alg: "AlphaBetaAgent"
+seed: "1"
+depth: "2"
+max_points: "4"
+layoutName: "corridor"
+layout: """
+%%%%%%%
+%.P..G%
+%.%%%.%
+%G...%%
+%%%%%%%
+"""
+'''
+GAME_FRAMEWORK = HERE / "cs188_course"
+GAME_RULE = HERE / "cs188_game_rule.py"
+
+
+def _game_rule(*args) -> dict:
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, str(GAME_RULE), *map(str, args)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout) if r.stdout.strip() else {}
+
+
+def test_the_game_test_is_graded_through_the_framework_as_the_course_scores_it(tmp_path):
+    import shutil
+    from pyab.grade import grade_submission, load_suite
+    fw = tmp_path / "multiagent"
+    shutil.copytree(GAME_FRAMEWORK, fw)
+    (fw / "multiAgents.py").write_text("SOLUTION = 'the staff solution'\n")  # never copied
+    q3 = fw / "test_cases" / "q3"
+    q3.mkdir(parents=True)
+    for f in ("1-two-ghosts", "6-unreachable"):
+        src = TESTS / f"{f}.test"
+        (q3 / f"{f}.test").write_text(src.read_text() if src.is_file() else UNREACHABLE)
+    (q3 / "8-pacman-game.test").write_text(GAME_TEST)
+    # the solutions, as the course's staff writes them
+    _game_rule(fw, q3 / "8-pacman-game.test", cs188_agent("correct"), cs188_agent("depth_plies"),
+               "--write")
+    correct = _module("correct")
+    for t in ("1-two-ghosts", "6-unreachable"):
+        action, generated = course_rule(correct, q3 / f"{t}.test")
+        (q3 / f"{t}.solution").write_text(f'action: "{action}"\ngenerated: "{generated}"\n')
+    suite_file = tmp_path / "suite.toml"
+    suite_file.write_text('[grader]\nroute = "python"\nentry = "AlphaBetaAgent"\n'
+                          'interface = "cs188"\nframework = "multiagent"\ntimeout = 20\n\n'
+                          '[[tests]]\nname = "q3"\npoints = 3\n'
+                          'cs188 = "multiagent/test_cases/q3"\n')
+    suite = load_suite(str(suite_file))
+    verdicts = {}
+    for name in ["correct", "prune_equal", "root_tie_last", "ghosts_not_chained", "depth_plies",
+                 "window_9999"]:
+        sub = tmp_path / name
+        sub.mkdir()
+        shutil.copyfile(cs188_agent(name), sub / "multiAgents.py")
+        rule = _game_rule(fw, q3 / "8-pacman-game.test", sub / "multiAgents.py")
+        result = grade_submission(suite, sub, name)
+        game = next(t for t in result.tests if t.name == "q3: 8-pacman-game")
+        assert len(result.tests) == 3 and all(t.status != "skipped" for t in result.tests)
+        assert (game.status == "passed") == rule["passed"], (name, rule, game.output)
+        assert game.kind in ("", "disagree"), (name, game.output)  # none crashes
+        verdicts[name] = game.status
+    assert verdicts["correct"] == "passed" and verdicts["depth_plies"] == "failed"
+    assert verdicts["root_tie_last"] == "failed" and verdicts["prune_equal"] == "failed"
+    # without the framework the game test is skipped, saying how to grade it
+    suite_file.write_text(suite_file.read_text().replace('framework = "multiagent"\n', ""))
+    result = grade_submission(load_suite(str(suite_file)), tmp_path / "correct")
+    game = next(t for t in result.tests if t.name == "q3: 8-pacman-game")
+    assert game.status == "skipped" and "framework" in game.output

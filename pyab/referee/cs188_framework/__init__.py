@@ -54,9 +54,74 @@ def _tree_state() -> Any:
     return module.GameState
 
 
+class BoardState:
+    """A state of the course's game, held by pyab's judge (a game test with
+    the course's framework): every method is a question, answered on the
+    real state there, which also counts what the search explored."""
+
+    def __init__(self, ask: Callable[[str, Any], Any], sid: int):
+        self._ask, self._id = ask, sid
+
+    def getLegalActions(self, agentIndex: int = 0) -> list:
+        return list(self._ask("legal", [self._id, agentIndex]))
+
+    def getLegalPacmanActions(self) -> list:
+        return self.getLegalActions(0)
+
+    def generateSuccessor(self, agentIndex: int, action: Any) -> "BoardState":
+        return BoardState(self._ask, self._ask("next", [self._id, agentIndex, action]))
+
+    def generatePacmanSuccessor(self, action: Any) -> "BoardState":
+        return self.generateSuccessor(0, action)
+
+    generateChild = getNextState = generateSuccessor
+    generatePacmanChild = getPacmanNextState = generatePacmanSuccessor
+
+    def isWin(self) -> bool:
+        return self._ask("outcome", self._id) == "win"
+
+    def isLose(self) -> bool:
+        return self._ask("outcome", self._id) == "lose"
+
+    def getScore(self) -> float:
+        return float(self._ask("score", self._id))
+
+    def getNumAgents(self) -> int:
+        return int(self._ask("agents", self._id))
+
+    def _board(self, method: str, *args: Any) -> Any:
+        answer = self._ask("board", [self._id, method, *args])
+        if isinstance(answer, dict) and "grid" in answer:  # a Grid: the course's own class
+            import game
+            width, height, cells = answer["grid"]
+            grid = game.Grid(width, height)
+            for x, y in cells:
+                grid[x][y] = True
+            return grid
+        if isinstance(answer, list) and all(isinstance(p, list) and len(p) == 2 for p in answer):
+            return [tuple(p) for p in answer]
+        return tuple(answer) if isinstance(answer, list) else answer
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("getPacmanPosition", "getGhostPositions", "getGhostPosition", "getCapsules",
+                    "getNumFood", "getFood", "getWalls", "hasFood", "hasWall"):
+            return lambda *args: self._board(name, *args)
+        raise AttributeError(f"{name}: pyab's view of the course's GameState answers the "
+                             f"search's and the board's questions, not {name}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BoardState) and other._id == self._id
+
+    def __hash__(self) -> int:
+        return hash(self._id)
+
+
 def call_agent(agent_class: Callable, ask: Callable[[str, Any], Any], job: dict) -> Any:
     """One search: ``agent_class(depth=plies // agents).getAction(state)``
-    on the job's root; the action it returns."""
+    on the job's root; the action it returns.  A game test's job gives the
+    depth in rounds, as the course builds the agent, and a game state."""
+    if job.get("game"):
+        return agent_class(depth=int(job["depth"])).getAction(BoardState(ask, int(job["root"])))
     agents = int(job.get("agents") or 2)
     plies = job.get("depth")
     if plies is None or plies == "inf":
