@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from typing import Any
 
 from ..errors import ProgramError
@@ -61,9 +62,10 @@ class GameObserver:
 class _Judge:
     def __init__(self, framework: str, test: dict, solution: dict, timeout: float):
         self.timeout = timeout
+        self.err = tempfile.TemporaryFile()  # what the game prints, and the judge's own failure
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pyab.referee.cs188_judge", framework],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, text=True,
             encoding="utf-8")
         self.send({"test": test, "solution": solution})
 
@@ -76,8 +78,12 @@ class _Judge:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
-            raise RuntimeError("the judge of the game test stopped (is the framework the "
-                               "course's project folder, with layout.py and ghostAgents.py?)")
+            self.proc.wait()
+            self.err.seek(0)
+            last = self.err.read().decode("utf-8", "replace").strip().splitlines()[-1:]
+            raise ValueError("the course's game could not be played with this framework (is it "
+                             "the course's project folder, with layout.py and ghostAgents.py?)"
+                             + (f": {last[0][:200]}" if last else ""))
         return json.loads(line)
 
     def ask(self, question: str, arg: Any) -> Any:
@@ -91,6 +97,7 @@ class _Judge:
         for f in (self.proc.stdin, self.proc.stdout):
             if f is not None:
                 f.close()
+        self.err.close()
 
 
 def play(route: Any, framework: str, test: dict, solution: dict) -> tuple[bool, list[str], str]:

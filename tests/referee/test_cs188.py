@@ -601,3 +601,35 @@ def test_the_game_test_is_graded_through_the_framework_as_the_course_scores_it(t
     result = grade_submission(load_suite(str(suite_file)), tmp_path / "correct")
     game = next(t for t in result.tests if t.name == "q3: 8-pacman-game")
     assert game.status == "skipped" and "framework" in game.output
+
+
+def test_a_framework_that_cannot_play_the_game_is_said(tmp_path):
+    import shutil
+    from pyab.grade import grade_submission, load_suite
+    fw = tmp_path / "multiagent"
+    shutil.copytree(GAME_FRAMEWORK, fw)
+    (fw / "ghostAgents.py").unlink()
+    q3 = tmp_path / "q3"
+    q3.mkdir()
+    (q3 / "8-pacman-game.test").write_text(GAME_TEST)
+    (q3 / "8-pacman-game.solution").write_text(
+        'optimalActions: """\n[[["East"], 1]]\n"""\naltDepthActions: """\n[["East"]]\n"""\n'
+        'partialPlyBugActions: """\n[["East"]]\n"""\n')
+    suite_file = tmp_path / "suite.toml"
+    suite_file.write_text('[grader]\nroute = "python"\nentry = "AlphaBetaAgent"\n'
+                          'interface = "cs188"\nframework = "multiagent"\ntimeout = 20\n\n'
+                          '[[tests]]\nname = "q3"\npoints = 1\ncs188 = "q3"\n')
+    sub = tmp_path / "alice"
+    sub.mkdir()
+    shutil.copyfile(cs188_agent("correct"), sub / "multiAgents.py")
+    result = grade_submission(load_suite(str(suite_file)), sub)
+    (test,) = result.tests
+    assert test.status == "failed" and test.kind == "error", test
+    assert "could not be played" in test.output and "ghostAgents" in test.output
+
+
+def test_an_agents_search_is_drawn_as_returning_an_action():
+    from pyab.result import Result, value_words
+    r = Result("g1", None, (), (), (), "its own process", "yours", extra={"action": "Left"})
+    assert value_words(r) == "it returns an action (Left), no value"
+    assert "Val = None" not in value_words(r._replace(extra={}))
