@@ -186,8 +186,8 @@ def load_test(path: str | Path) -> CS188Test:
                          if solution.is_file() else None)
     if cls != "GraphGameTreeTest":
         test.skipped = (f"class {cls or '(none)'}: only GraphGameTreeTest files are trees pyab can "
-                        "search (PacmanGameTreeTest plays the Pacman game itself: give the course's "
-                        "framework, and its .solution, to grade it)")
+                        "search (PacmanGameTreeTest plays the Pacman game itself: pyab grade plays "
+                        "it with the course's framework, suite key framework, and its .solution)")
         return test
     if test.alg not in REFERENCE:
         test.skipped = (f"alg {test.alg or '(none)'}: pyab grades {' and '.join(REFERENCE)} "
