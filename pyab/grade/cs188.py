@@ -1,5 +1,10 @@
 """Grading a ``cs188`` group: one test per CS188 ``GraphGameTreeTest``
-file, judged as the course's grader judges it."""
+file, judged as the course's grader judges it (states no successor
+reaches left out, ``num_agents`` and ``depth`` from the file, ``action``
+and ``generated`` from its ``.solution``), and, with the course's
+``framework``, one per ``PacmanGameTreeTest`` with its ``.solution``,
+played and scored as the course does (:mod:`pyab.referee.cs188_game`).
+A failed graph test's replay carries the test itself."""
 
 from __future__ import annotations
 

@@ -245,7 +245,9 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
                          "(they always start at -inf .. inf); drop --alpha/--beta")
     if route.interface == "cs188":
         from .cs188 import check_settings
-        if not all(f.endswith(".test") for f in options.files) or options.random is not None:
+        own = (options.random is None and options.agents is None and options.depth is None
+               and all(f.endswith(".test") for f in options.files))  # each file's own settings
+        if not own:
             check_settings(options.agents, options.depth)
         if (options.alpha, options.beta) != (-math.inf, math.inf):
             raise ValueError("--interface cs188: getAction takes no window; drop --alpha/--beta")
