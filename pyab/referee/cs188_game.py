@@ -35,7 +35,6 @@ class GameObserver:
 
     def __init__(self, judge: "_Judge", label: str):
         self.judge, self.label = judge, label
-        self.asked = 0
 
     def fail(self, what: str, kind: str = "invalid") -> ProgramError:
         return ProgramError(f"{self.label}: {what}", kind)
@@ -49,7 +48,6 @@ class GameObserver:
         if question in shape_ok and not shape_ok[question](arg):
             raise self.fail(f"asked {question} of {_show(arg)}: not the shape pyab's state sends",
                             "protocol")
-        self.asked += 1
         reply = self.judge.ask(question, arg)
         if "error" in reply:  # under the course the agent's own call raises: a crash
             raise self.fail(f"its call {question}{_show(arg)} raised {reply['error']}", "crash")
@@ -60,8 +58,7 @@ class GameObserver:
 
 
 class _Judge:
-    def __init__(self, framework: str, test: dict, solution: dict, timeout: float):
-        self.timeout = timeout
+    def __init__(self, framework: str, test: dict, solution: dict):
         self.err = tempfile.TemporaryFile()  # what the game prints, and the judge's own failure
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pyab.referee.cs188_judge", framework],
@@ -108,7 +105,7 @@ def play(route: Any, framework: str, test: dict, solution: dict) -> tuple[bool, 
     ``test``, ``solution``: the files' keys."""
     from .protocol import converse
     rounds = int(test["depth"])
-    judge = _Judge(framework, test, solution, route.timeout or 120)
+    judge = _Judge(framework, test, solution)
     kind = ""
     try:
         while True:

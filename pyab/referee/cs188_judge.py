@@ -38,11 +38,9 @@ def _wire() -> tuple[Any, Any]:
 class Judge:
     """The real states by id, and the questions answered on them."""
 
-    def __init__(self, wire_in: Any, wire_out: Any, grid: Any):
-        self.wire_in, self.wire_out, self.grid = wire_in, wire_out, grid
+    def __init__(self, wire_in: Any, wire_out: Any):
+        self.wire_in, self.wire_out = wire_in, wire_out
         self.states: list[Any] = []
-        self.expanded: set[int] = set()
-        self.generated: set[int] = set()
 
     def put(self, obj: Any) -> None:
         self.wire_out.write(json.dumps(obj) + "\n")
@@ -68,11 +66,7 @@ class Judge:
             return list(self.state(arg[0]).getLegalActions(int(arg[1])))
         if question == "next":
             sid, agent, action = arg
-            nxt = self.state(sid).generateSuccessor(int(agent), action)
-            self.expanded.add(sid)
-            k = self.add(nxt)
-            self.generated.add(k)
-            return k
+            return self.add(self.state(sid).generateSuccessor(int(agent), action))
         if question == "outcome":
             s = self.state(arg)
             return "win" if s.isWin() else "lose" if s.isLose() else None
@@ -170,13 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     wire_in, wire_out = _wire()
     sys.path.insert(0, argv[0])
-    import game  # the course's, from the copy
-    import ghostAgents
+    import ghostAgents  # the course's, from the copy
     import layout
     import pacman
     spec = json.loads(wire_in.readline())
     test, solution = spec["test"], spec["solution"]
-    judge = Judge(wire_in, wire_out, getattr(game, "Grid", None))
+    judge = Judge(wire_in, wire_out)
 
     def lines(key: str) -> list:
         return [json.loads(x) for x in solution[key].split("\n") if x.strip()]
