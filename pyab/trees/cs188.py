@@ -29,6 +29,7 @@ Any other class is returned with the reason it is skipped.
 from __future__ import annotations
 
 import re
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,16 +139,19 @@ class Labels:
     lose: frozenset[str] = frozenset()
 
 
-# Keyed by the tree's shape (names and children), not the object: the same
-# tree given other sides (``with_agents``, as every verdict does) keeps its
-# labels; a shrunk tree, another shape, gets the default ones.
+# By the tree itself, and by its shape (names and children): the same tree
+# given other sides (``with_agents``, as every verdict does) keeps its
+# labels (the last registered of that shape: the course's tests of one shape
+# share theirs); a shrunk tree, another shape, gets the default ones.
+_OWN: "weakref.WeakKeyDictionary[Tree, Labels]" = weakref.WeakKeyDictionary()
 _LABELS: "OrderedDict[tuple, Labels]" = OrderedDict()
-_KEEP = 1024  # trees remembered (a suite's .test files, a check run's)
+_KEEP = 1024  # shapes remembered (a suite's .test files, a check run's)
 
 
 def register(tree: Tree, labels: Labels) -> Tree:
     """Give ``tree`` its edge labels and outcomes (a tree read from a
     ``.test`` file); returns the tree."""
+    _OWN[tree] = labels
     key = (tree.names, tree.kids)
     _LABELS[key] = labels
     _LABELS.move_to_end(key)
@@ -159,7 +163,7 @@ def register(tree: Tree, labels: Labels) -> Tree:
 def labels_of(tree: Tree) -> Labels:
     """The registered labels, or the default: actions are the children's
     names; a leaf wins with a value of 0 or more and loses below."""
-    labels = _LABELS.get((tree.names, tree.kids))
+    labels = _OWN.get(tree) or _LABELS.get((tree.names, tree.kids))
     if labels is not None:
         return labels
     leaves = {tree.names[i]: v for i, v in enumerate(tree.values)
