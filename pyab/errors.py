@@ -76,6 +76,12 @@ class Mismatch(Error):
         self.diff = diff
 
 
+class SetupError(Error, ValueError):
+    """The grader's own set-up cannot do what a test asks (a suite's
+    ``framework`` that cannot play the course's game): neither the
+    submission's fault nor pyab's; the test's kind is ``setup``."""
+
+
 class ProgramError(Error):
     """The program under test failed: it crashed, timed out, broke a limit,
     was refused, broke the protocol or gave an invalid answer (exit code 3).

@@ -226,6 +226,9 @@ def value_words(result: Result) -> str:
     """
     b = result.bound
     v = result.value
+    if v is None:  # an agent's search (aima, cs188): it returns an action, never a value
+        action = (result.extra or {}).get("action", result.best)
+        return f"it returns an action ({'none' if action is None else action}), no value"
     text = f"Val = {bound_text(v) if isinstance(v, (int, float)) else v} is {_BOUND_WORDS[b]}"
     alpha, beta = result.window
     if b == "upper":

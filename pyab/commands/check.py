@@ -146,6 +146,13 @@ program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
                    help="with --program/--python/--exec: stop a search of your program after "
                         "S seconds (exit 3)")
     _common.add_algorithm(p, also=("all",))
+    p.set_defaults(algorithm=None)  # bratko, or strict-cut for --interface cs188 (run)
+    p.add_argument("--cs188-framework", metavar="DIR", default=None,
+                   help="with --interface cs188: the course's project folder; its Python modules "
+                        "(util.py, game.py, pacman.py, ...) replace pyab's stand-in, read-only, "
+                        "and PacmanGameTreeTest files are graded through them")
+    p.add_argument("--verbose", action="store_true",
+                   help="say what each CS188 .test file's reading left out, and its settings")
     _common.add_window(p)
     _common.add_json(p)
     p.set_defaults(run=run)
@@ -167,7 +174,8 @@ def _route(args: argparse.Namespace):
     return open_route(program=args.program, python=args.python, exec=args.exec,
                       interface=args.interface, untrusted=args.untrusted, timeout=args.timeout,
                       memory_mb=args.memory, algorithm=args.algorithm,
-                      submission=getattr(args, "submission", None))
+                      submission=getattr(args, "submission", None),
+                      framework=getattr(args, "cs188_framework", None))
 
 
 def _sandbox_options(args: argparse.Namespace) -> None:
@@ -188,6 +196,11 @@ def _sandbox_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..referee.cs188 import default_algorithm, test_notes
+    args.algorithm = args.algorithm or default_algorithm(args.interface, args.files) or "bratko"
+    if args.verbose:
+        for line in test_notes(args.files):
+            print(f"note: {printable(line)}", file=sys.stderr)
     if args.random is None and not args.files:
         raise ValueError("give FILE... or --random N")
     if args.random is not None and args.files:

@@ -26,7 +26,9 @@ from typing import Any, Callable
 
 from ..errors import ProgramError
 from ..text import capped
-from ..tree import Number, Tree
+from ..tree import Number
+from .cs188 import _cs188_group
+from .feedback import GroupResult, TestResult, _clean, _draw, _replay_program
 from .suite import Group, Grader, Suite
 
 __all__ = ["GroupResult", "Refused", "SubmissionResult", "TestResult", "grade_path",
@@ -37,29 +39,6 @@ SHRINK_SECONDS = 30.0  # and at most about this long (a slow program costs its t
 MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
 STARTUP = 5.0         # seconds a child's start-up may take on top of its first search's timeout
 DECIMALS = 4          # a test's score is rounded once, to this; the total is their sum
-
-
-@dataclass
-class TestResult:
-    name: str
-    score: float
-    max_score: float
-    status: str             # passed | failed | skipped
-    output: str = ""
-    kind: str = ""          # why it failed: disagree, or the program's failure kind
-    passed: int = 0         # trees passed
-    total: int = 0          # trees tried
-
-
-@dataclass
-class GroupResult:
-    name: str
-    points: float
-    tests: list[TestResult]
-
-    @property
-    def score(self) -> float:
-        return sum(t.score for t in self.tests)
 
 
 @dataclass
@@ -164,7 +143,7 @@ def _route(grader: Grader, program: Path, entry: str, algorithm: str,
     if grader.route != "program":  # the timeout is the search's: start-up has its own
         kw["startup"] = STARTUP
     if grader.route == "python":
-        cls, args = PythonRoute, (f"{program}:{entry}", grader.interface)
+        cls, args = PythonRoute, (f"{program}:{entry}", grader.interface, grader.framework)
     elif grader.route == "exec":
         cls, args = ExecRoute, (grader.entry.replace("{file}", shlex.quote(str(program))),)
         kw["folder"] = str(folder or program.parent)
@@ -175,19 +154,6 @@ def _route(grader: Grader, program: Path, entry: str, algorithm: str,
     return route
 
 
-def _replay_program(grader: Grader, program: Path, entry: str) -> list[str]:
-    """The options that select the submission, with its own file name only."""
-    name = program.name
-    if grader.route == "python":
-        words = ["--python", f"{name}:{entry}"]
-        words += ["--interface", grader.interface] if grader.interface != "pyab" else []
-    elif grader.route == "exec":
-        words = ["--exec", grader.entry.replace("{file}", name)]
-    else:
-        words = ["--program", name]
-    return words + (["--untrusted"] if grader.untrusted else [])
-
-
 # -- groups --------------------------------------------------------------------
 
 def _bound(x: Number) -> str:
@@ -195,39 +161,6 @@ def _bound(x: Number) -> str:
     if isinstance(x, float) and math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return number(x)
-
-
-def _draw(tree: Tree, algorithm: str, alpha: Number, beta: Number, depth: int | None) -> str:
-    """The reference's search of ``tree``, drawn as text (pyab show)."""
-    import io
-
-    from rich.console import Console
-    if algorithm == "minimax" and not tree.alternating:
-        return ""  # the registry's minimax assumes alternating sides: no picture
-    try:
-        from ..render.terminal import rich_tree
-        from ..render.trace import trace
-        t = trace(tree, "python", algorithm, alpha, beta, depth=depth)
-        console = Console(width=120, no_color=True, highlight=False, file=io.StringIO())
-        with console.capture() as cap:
-            console.print(rich_tree(t))
-        return "\n".join(line.rstrip() for line in cap.get().splitlines())
-    except Exception:  # a tree the tracer cannot show: its text is still there
-        return ""
-
-
-def _clean(text: str, program: Path, label: str) -> str:
-    """No grader path in what the student reads."""
-    if label:
-        text = text.replace(label, "yours")
-    # the longest first: a relative path is a tail of the absolute one
-    for p in sorted({str(program.resolve()), str(program.absolute()), str(program)}, key=len,
-                    reverse=True):
-        text = text.replace(p, program.name)
-    for d in sorted({str(program.resolve().parent), str(program.absolute().parent),
-                     str(program.parent)}, key=len, reverse=True):
-        text = text.replace(d + "/", "")
-    return text
 
 
 def _settings(suite: Suite, g: Group, algorithm: str) -> Any:
@@ -392,80 +325,6 @@ def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> Gro
     return GroupResult(g.name, g.points, [test])
 
 
-def _cs188_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> GroupResult:
-    from ..referee.cs188 import action_of, generated, register
-    from ..referee.protocol import SearchBug
-    from ..referee.verdict import Settings, judge
-    from ..trees.cs188 import load_folder
-    tests = load_folder(str(g.cs188))
-    graph = [t for t in tests if not t.skipped]
-    share = g.points / len(graph) if graph else 0.0
-    results: list[TestResult] = []
-    for t in tests:
-        if t.skipped:
-            results.append(TestResult(f"{g.name}: {t.name}", 0.0, 0.0, "skipped",
-                                      f"skipped: {t.skipped}", ""))
-            continue
-        tree = t.tree
-        assert tree is not None  # not skipped
-        register(tree, t.labels)
-        route = routes.get(t.alg, t.algorithm)
-        ref_best = _reference(tree, t.algorithm, t.plies).best
-        lines, kind = [], ""
-        try:
-            if t.action is None or t.generated is None:  # no solution: the reference's
-                v = judge(route, tree, -math.inf, math.inf,
-                          Settings(t.algorithm, t.plies, ("generated",), t.agents))
-                if v.error is not None:
-                    raise v.error
-                lines, kind = list(v.lines), ("disagree" if v.lines else "")
-            else:
-                yours = route.search(tree, depth=t.plies, agents=t.agents)
-                got_action, got = yours.extra.get("action"), " ".join(sorted(generated(yours)))
-                gold = " ".join(t.generated)
-                if got_action != t.action:
-                    lines.append(f"incorrect move for depth {t.rounds}:\n  yours:        "
-                                 f"{got_action}\n  the solution: {t.action}")
-                if got != gold:
-                    lines.append(f"incorrect generated states for depth {t.rounds}:\n"
-                                 f"  yours:        {got}\n  the solution: {gold}")
-                kind = "disagree" if lines else ""
-        except SearchBug as bug:  # a question only a wrong search asks
-            lines, kind = [bug.reason], "disagree"
-        except ProgramError as err:
-            lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
-        if lines:
-            drawn = _draw(tree, t.algorithm, -math.inf, math.inf, t.plies)
-            replay = shlex.join(["pyab", "check", Path(t.path).name,
-                                 *_replay_program(suite.grader, program, t.alg),
-                                 "--algorithm", t.algorithm, "--depth", str(t.plies),
-                                 "--agents", str(t.agents)])
-            from ..dsl import dump
-            how = f", as the reference ({t.algorithm}) searches it" if drawn else ""
-            head = (f"the tree ({t.agents} agents, depth {t.rounds} = {t.plies} plies){how}; "
-                    f"the reference's action: {action_of(tree, ref_best)}:")
-            picture = drawn or dump(tree).strip()
-            lines += [head, "  " + picture.replace("\n", "\n  "), f"replay it:\n  {replay}"]
-        output = _clean("\n".join(lines) if lines else "passed", program, route.label)
-        results.append(TestResult(f"{g.name}: {t.name}", 0.0 if lines else share, share,
-                                  "failed" if lines else "passed", output, kind,
-                                  0 if lines else 1, 1))
-    if g.all_or_nothing and any(r.status == "failed" for r in results):
-        for r in results:
-            r.score = 0.0
-    return GroupResult(g.name, g.points, results)
-
-
-def _reference(tree: Tree, algorithm: str, depth: int | None) -> Any:
-    """The reference's search (minimax asking every node its side when a
-    side moves twice in a row, as the verdict does)."""
-    if algorithm == "minimax" and not tree.alternating:
-        from ..referee.cs188 import minimax
-        return minimax(tree, depth)
-    from ..search import solve_python
-    return solve_python(tree, algorithm, -math.inf, math.inf, depth)
-
-
 def grade_submission(suite: Suite, submission: str | Path, name: str | None = None,
                      progress: Callable[[str], None] | None = None) -> SubmissionResult:
     """Every group of ``suite`` on one submission (a file or a folder).
@@ -508,13 +367,16 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
 def _failed_group(g: Group, err: Exception, program: Path) -> GroupResult:
     """A group that could not be judged: the submission's doing (its folder
     refused by the sandbox, its program failing where the grader did not
-    expect it) or pyab's own failure (``internal``, with its message)."""
-    from ..errors import ProgramError
+    expect it), the grader's set-up (``setup``: a framework that cannot play)
+    or pyab's own failure (``internal``, with its message)."""
+    from ..errors import SetupError
     from ..referee.sandbox import SandboxUnavailable
     if isinstance(err, ProgramError):
         kind, why = err.kind, f"your program failed ({err.kind}): {err.reason}"
     elif isinstance(err, SandboxUnavailable):
         kind, why = "refused", f"refused: {err}"
+    elif isinstance(err, SetupError):
+        kind, why = "setup", f"could not be graded (the grader's set-up): {err}"
     else:
         kind, why = "internal", f"pyab failed while grading it ({type(err).__name__}: {err})"
     text = _clean(capped(why), program, "")

@@ -58,6 +58,7 @@ GRADER_KEYS: dict[str, tuple[Any, str]] = {
     "modules": (list, "untrusted python: modules of pyab's environment a submission may import"),
     "compare": (str, "what must agree: one or a comma-separated list of all, value, move, "
                      "optimal-move, leaves, visited, generated"),
+    "framework": (str, "cs188: the course's project folder; its modules replace pyab's stand-in"),
 }
 TEST_KEYS: dict[str, tuple[Any, str]] = {
     "name": (str, "the group's name in the reports"),
@@ -100,6 +101,7 @@ class Grader:
     compare: str | None = None
     disk: int | None = None
     modules: list | None = None
+    framework: str | None = None  # cs188: the course's project folder (its modules only)
 
 
 @dataclass
@@ -249,6 +251,15 @@ def load_suite(path: str | Path) -> Suite:
                        'submission goes (e.g. "node {file}")')
     if grader.route == "python" and not grader.entry.isidentifier():
         gfail("entry", f"entry must be a function or class name, not {grader.entry!r}")
+    if grader.framework is not None:
+        from ..referee.cs188 import framework_modules
+        if grader.interface != "cs188":
+            gfail("framework", 'framework is for interface = "cs188"')
+        grader.framework = str(base / grader.framework)
+        try:
+            framework_modules(grader.framework)
+        except ValueError as err:
+            gfail("framework", str(err).replace("--cs188-framework", "framework ="))
 
     tests = data.get("tests")
     if not isinstance(tests, list) or not tests:

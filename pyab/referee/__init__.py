@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import shlex
 import sys
+import weakref
 from pathlib import Path
 from typing import Any, Callable
 
@@ -200,17 +201,24 @@ def _interface(interface: str) -> None:
 
 
 class PythonRoute(_ChildRoute):
-    def __init__(self, spec: str, interface: str = "pyab", **kw: Any):
+    def __init__(self, spec: str, interface: str = "pyab", framework: str | None = None, **kw: Any):
         _interface(interface)
         _python_spec(spec)
         flags: Flags = [("--python", spec)] + ([("--interface", interface)] if interface != "pyab" else [])
-        super().__init__([sys.executable, "-m", "pyab.referee.pychild", spec, "--interface", interface],
-                         f"yours ({spec})", flags, **kw)
+        argv = [sys.executable, "-m", "pyab.referee.pychild", spec, "--interface", interface]
+        self.framework = None
+        if framework is not None:  # the course's own modules (cs188), a read-only copy
+            from .cs188 import framework_copy, remove_copy
+            self.framework = framework_copy(framework)
+            weakref.finalize(self, remove_copy, self.framework)
+            argv += ["--framework", str(self.framework)]
+            flags.append(("--cs188-framework", framework))
+        super().__init__(argv, f"yours ({spec})", flags, **kw)
         self.interface, self.spec = interface, spec
 
     def _confine(self) -> tuple[list[str], Any]:
         from .sandbox import python_child
-        return python_child(self.spec, self.interface)
+        return python_child(self.spec, self.interface, self.framework)
 
 
 class FunctionRoute(Route):
@@ -282,7 +290,8 @@ class PrologRoute(Route):
 def open_route(*, program: str | None = None, python: str | None = None,
                exec: str | None = None, interface: str = "pyab", untrusted: bool = False,
                timeout: float | None = None, memory_mb: int | None = None,
-               algorithm: str = "bratko", submission: str | None = None) -> Route | None:
+               algorithm: str = "bratko", submission: str | None = None,
+               framework: str | None = None) -> Route | None:
     """The route that ``program`` / ``python`` / ``exec`` (at most one)
     name, or None when none is given; ``submission`` the folder the exec
     route sees.  :raises ValueError: on bad usage."""
@@ -292,9 +301,11 @@ def open_route(*, program: str | None = None, python: str | None = None,
     interface = interface or "pyab"
     if interface != "pyab" and not python:
         raise ValueError("--interface applies to --python (an --exec program speaks the JSON protocol)")
+    if framework is not None and interface != "cs188":
+        raise ValueError("--cs188-framework is for --interface cs188")
     route: Route | None = None
     if python:
-        route = PythonRoute(python, interface, timeout=timeout, memory_mb=memory_mb,
+        route = PythonRoute(python, interface, framework, timeout=timeout, memory_mb=memory_mb,
                             untrusted=untrusted)
     elif exec:
         if submission is not None and not Path(submission).is_dir():

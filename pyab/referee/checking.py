@@ -14,7 +14,7 @@ import os
 import random
 import shlex
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
@@ -138,6 +138,7 @@ class Case:
     alpha: Number
     beta: Number
     error: Exception | None = None
+    settings: Settings | None = None  # its own: a CS188 .test file's num_agents and depth
 
 
 def random_cases(options: CheckOptions, window_for: str | None = None) -> Iterator[Case]:
@@ -168,6 +169,10 @@ def _cases(options: CheckOptions, window_for: str | None) -> Iterator[Case]:
                 if test.tree is None:
                     raise ValueError(f"{path}: {test.skipped}")
                 tree = test.tree
+                if options.agents is None and options.depth is None:  # the file's, as the course
+                    yield Case(0, path, tree, options.alpha, options.beta, settings=Settings(
+                        options.algorithm, test.plies, options.compare, test.agents))
+                    continue
             else:
                 tree = load(path)
             if options.agents:
@@ -214,8 +219,11 @@ class Report:
             return None
         v = self.shrunk.verdict
         shown = self.saved[-1] if self.saved else self.first_case.source  # type: ignore[union-attr]
+        own = self.first_case.settings  # type: ignore[union-attr]
+        options = self.options if own is None or shown.endswith(".test") else replace(
+            self.options, depth=own.depth, agents=own.agents)  # a .tree needs them said
         return command(["pyab", "check", shown],
-                       [*self.route.flags, *self.options.verdict_flags(),
+                       [*self.route.flags, *options.verdict_flags(),
                         ("--alpha", _wire_flag(v.alpha, -math.inf)),
                         ("--beta", _wire_flag(v.beta, math.inf))])
 
@@ -250,7 +258,10 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
                          "(they always start at -inf .. inf); drop --alpha/--beta")
     if route.interface == "cs188":
         from .cs188 import check_settings
-        check_settings(options.agents, options.depth)
+        own = (options.random is None and options.agents is None and options.depth is None
+               and all(f.endswith(".test") for f in options.files))  # each file's own settings
+        if not own:
+            check_settings(options.agents, options.depth)
         if (options.alpha, options.beta) != (-math.inf, math.inf):
             raise ValueError("--interface cs188: getAction takes no window; drop --alpha/--beta")
     window_for = "full" if route.interface in ("aima", "cs188") else None
@@ -263,8 +274,9 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
                 continue
             if upcoming is not None and upcoming.tree is not None and not (
                     known_good is not None and upcoming.number and known_good(upcoming.number)):
+                ahead = upcoming.settings or settings
                 route.ahead(upcoming.tree, upcoming.alpha, upcoming.beta,
-                            depth=settings.depth, agents=settings.agents)
+                            depth=ahead.depth, agents=ahead.agents)
             if case.tree is None:
                 assert case.error is not None
                 report.refused.append((case.source, case.error))
@@ -274,7 +286,7 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
                 if options.depth is None:
                     from ..tree import check_window
                     check_window(case.tree, case.alpha, case.beta)
-                verdict = judge(route, case.tree, case.alpha, case.beta, settings)
+                verdict = judge(route, case.tree, case.alpha, case.beta, case.settings or settings)
             except (Error, ValueError) as err:  # the reference refuses the tree: bad input
                 if isinstance(err, ProgramError):
                     raise
@@ -302,7 +314,8 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
         report.elapsed = time.perf_counter() - start
         seconds = _shrink_seconds(report.first, options, route)
         if report.first is not None and seconds > 0:
-            report.shrunk = shrink(report.first, lambda t, a, b: judge(route, t, a, b, settings),
+            first_settings = report.first_case.settings or settings  # type: ignore[union-attr]
+            report.shrunk = shrink(report.first, lambda t, a, b: judge(route, t, a, b, first_settings),
                                    options.shrink, budget=options.shrink_budget, seconds=seconds)
             if options.save_dir is not None and not _as_found(report):
                 report.saved = _save(report)

@@ -19,16 +19,19 @@ has its children's names as actions, and a leaf is a win when its value is
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
+from ..errors import Error
 from ..result import Result
 from ..tree import Tree
 from ..trees.cs188 import Labels, labels_of, register
 from .protocol import QUESTIONS, Observer as _Observer
 from .protocol import _show
 
-__all__ = ["Labels", "Observer", "check_settings", "generated", "generated_differences",
-           "observer_for", "register"]
+__all__ = ["Labels", "Observer", "check_settings", "default_algorithm", "framework_copy",
+           "framework_modules", "generated",
+           "generated_differences", "observer_for", "register", "test_notes"]
 
 
 def check_settings(agents: int | None, depth: int | None, interface: str = "cs188") -> None:
@@ -103,6 +106,91 @@ class Observer(_Observer):
         r = super().result(child, None, value_required=False)
         return r._replace(extra={**r.extra, "generated": tuple(self.generated),
                                  "action": best})
+
+
+def default_algorithm(interface: str, files: "list[str] | tuple[str, ...]") -> str | None:
+    """The reference a CS188 agent is checked against when ``--algorithm``
+    is not given: ``minimax`` when every file is a ``.test`` of a
+    ``MinimaxAgent``, else ``strict-cut`` (the course's alpha-beta); None
+    for another interface."""
+    if interface != "cs188":
+        return None
+    from ..trees.cs188 import REFERENCE, read_keys
+    algs = set()
+    for f in files:
+        try:
+            algs.add(read_keys(f).get("alg", ("", 0))[0] if f.endswith(".test") else "")
+        except (OSError, UnicodeDecodeError, ValueError):
+            algs.add("")  # the run itself says what is wrong with the file
+    return REFERENCE["MinimaxAgent"] if algs == {"MinimaxAgent"} else REFERENCE["AlphaBetaAgent"]
+
+
+def test_notes(files: "list[str] | tuple[str, ...]") -> list[str]:
+    """What reading each ``.test`` file left out, one line each (``check
+    --verbose``): the states no successor line reaches, as the course's
+    grader never visits them either."""
+    from ..trees.cs188 import load_test
+    out = []
+    for f in files:
+        if not f.endswith(".test"):
+            continue
+        try:
+            test = load_test(f)
+        except (Error, OSError, ValueError):
+            continue  # the run itself says it
+        if test.unreachable:
+            out.append(f"{f}: left out, as the course's grader never reaches them from "
+                       f"start_state {test.tree.root if test.tree else '?'}: "
+                       f"{' '.join(test.unreachable)}")
+        if test.tree is not None:
+            out.append(f"{f}: {test.agents} agents, depth {test.rounds} "
+                       f"({test.plies} plies), {test.alg}")
+    return out
+
+
+#: What makes a folder the course's project folder.
+COURSE_MODULES = ("util.py", "game.py", "pacman.py")
+
+
+def framework_modules(folder: str) -> list[Path]:
+    """The course's Python modules in its project ``folder`` (``--cs188-
+    framework``, suite key ``framework``): its top-level ``*.py`` files but
+    ``multiAgents.py`` (the student's, whose own copy is graded; the
+    course's may be a solution).  Never its test cases or solutions, which
+    are folders and ``.test``/``.solution`` files.  A link is never
+    followed.  :raises ValueError: naming what is missing."""
+    d = Path(folder)
+    if not d.is_dir():
+        raise ValueError(f"--cs188-framework {folder}: no such folder")
+    missing = [m for m in COURSE_MODULES if not (d / m).is_file() or (d / m).is_symlink()]
+    if missing:
+        raise ValueError(f"--cs188-framework {folder}: not the course's project folder "
+                         f"(no {', '.join(missing)})")
+    return sorted(f for f in d.iterdir() if f.suffix == ".py" and f.name != "multiAgents.py"
+                  and f.is_file() and not f.is_symlink())
+
+
+def framework_copy(folder: str) -> Path:
+    """A read-only copy of :func:`framework_modules` in a new temporary
+    folder (the caller removes it with :func:`remove_copy`)."""
+    import shutil
+    import tempfile
+    modules = framework_modules(folder)  # refused before anything is made
+    out = Path(tempfile.mkdtemp(prefix="pyab-cs188-framework-"))
+    for f in modules:
+        shutil.copyfile(f, out / f.name)
+        (out / f.name).chmod(0o444)
+    out.chmod(0o555)
+    return out
+
+
+def remove_copy(path: Path) -> None:
+    import shutil
+    try:
+        path.chmod(0o755)
+    except OSError:
+        return
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def observer_for(tree: Tree, label: str, depth: int | None, agents: int | None) -> Observer:

@@ -1,6 +1,6 @@
 """The child process for ``--python PATH.py:FUNC`` (or ``module:func``).
 
-    python -m pyab.referee.pychild [--path DIR]... SPEC [--interface pyab|aima|cs188]
+    python -m pyab.referee.pychild [--path DIR]... SPEC [--interface pyab|aima|cs188 [--framework DIR]]
 
 (``--path``: a folder appended to ``sys.path``, where a confined child
 finds the modules a teacher allowed: ``--allow-module``.)
@@ -254,15 +254,17 @@ def main(argv: list[str] | None = None) -> int:
     while argv[:1] == ["--path"] and len(argv) > 1:  # a folder of allowed modules (--untrusted)
         sys.path.append(argv[1])
         argv = argv[2:]
-    interface = "pyab"
+    interface, course = "pyab", None
+    if len(argv) == 5 and argv[3] == "--framework":  # the course's modules, a read-only copy
+        course, argv = argv[4], argv[:3]
     if len(argv) == 3 and argv[1] == "--interface" and argv[2] in INTERFACES:
         interface = argv[2]
     elif len(argv) != 1:
-        print("usage: python -m pyab.referee.pychild SPEC [--interface pyab|aima|cs188]",
-              file=sys.stderr)
+        print("usage: python -m pyab.referee.pychild SPEC [--interface pyab|aima|cs188 "
+              "[--framework DIR]]", file=sys.stderr)
         return 2
     if interface == "cs188":  # util, game, pacman: the framework's, before the user's import
-        _framework().prepare()
+        _framework().prepare(course)
     wire_in = sys.stdin
     wire_out = sys.stdout
     sys.stdout = sys.stderr  # what the user's code prints stays off the wire

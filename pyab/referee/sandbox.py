@@ -560,7 +560,7 @@ def allowed_modules(names: tuple[str, ...] | None = None) -> tuple[list[str], li
     return paths, folders
 
 
-def python_child(spec: str, interface: str,
+def python_child(spec: str, interface: str, course: Path | None = None,
                  modules: tuple[str, ...] | None = None) -> tuple[list[str], Sandbox]:
     """The confined ``--python`` child: the system's ``python3 -I`` (no
     current folder, user site or ``PYTHON*`` variables on its path) running
@@ -574,6 +574,8 @@ def python_child(spec: str, interface: str,
         framework = Path(__file__).with_name("cs188_framework")
         ship += tuple((str(f), f"cs188_framework/{f.name}") for f in sorted(framework.glob("*.py")))
     paths, folders = allowed_modules(modules)
+    if course is not None:  # the course's own modules (--cs188-framework), read-only
+        ship += tuple((str(f), f"cs188_course/{f.name}") for f in sorted(course.glob("*.py")))
     if target.endswith(".py"):
         path = Path(target).resolve()
         box = Sandbox(path.parent, ship=ship, readonly=paths)
@@ -581,7 +583,10 @@ def python_child(spec: str, interface: str,
     else:
         box = Sandbox(os.getcwd(), ship=ship, readonly=paths)
     extra = [a for f in folders for a in ("--path", f)]
-    return ["python3", "-I", box.shipped("pychild.py"), *extra, spec, "--interface", interface], box
+    argv = ["python3", "-I", box.shipped("pychild.py"), *extra, spec, "--interface", interface]
+    if course is not None:
+        argv += ["--framework", str(Path(box.shipped("cs188_course/util.py")).parent)]
+    return argv, box
 
 
 def exec_child(argv: list[str], folder: str | os.PathLike | None = None

@@ -13,6 +13,10 @@ double quotes.  A ``GraphGameTreeTest``
 * ``successors``: lines ``STATE ACTION NEXT``, each state's actions in order;
 * ``evaluation``: lines ``STATE VALUE``, the static values.
 
+As in the course's grader, only the states reachable from ``start_state``
+count: others (some of the course's own files list them) are left out and
+named in :attr:`CS188Test.unreachable`.
+
 Its ``.solution`` holds ``action`` (the root action) and ``generated``
 (the states the reference search generated, sorted, space-separated).
 :func:`load_test` turns a ``GraphGameTreeTest`` into a pyab tree whose
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +63,9 @@ class CS188Test:
     action: str | None = None          # the .solution's, when there is one
     generated: tuple[str, ...] | None = None
     skipped: str = ""
+    keys: dict[str, str] | None = None      # a PacmanGameTreeTest's, for the game's judge
+    solution: dict[str, str] | None = None
+    unreachable: tuple[str, ...] = ()  # listed states no successor reaches: left out
     labels: Any = field(default=None, repr=False)  # Labels
 
     @property
@@ -131,26 +139,37 @@ class Labels:
     lose: frozenset[str] = frozenset()
 
 
-_LABELS: "weakref.WeakKeyDictionary[Tree, Labels]" = weakref.WeakKeyDictionary()
+# By the tree itself, and by its shape (names and children): the same tree
+# given other sides (``with_agents``, as every verdict does) keeps its
+# labels (the last registered of that shape: the course's tests of one shape
+# share theirs); a shrunk tree, another shape, gets the default ones.
+_OWN: "weakref.WeakKeyDictionary[Tree, Labels]" = weakref.WeakKeyDictionary()
+_LABELS: "OrderedDict[tuple, Labels]" = OrderedDict()
+_KEEP = 1024  # shapes remembered (a suite's .test files, a check run's)
 
 
 def register(tree: Tree, labels: Labels) -> Tree:
     """Give ``tree`` its edge labels and outcomes (a tree read from a
     ``.test`` file); returns the tree."""
-    _LABELS[tree] = labels
+    _OWN[tree] = labels
+    key = (tree.names, tree.kids)
+    _LABELS[key] = labels
+    _LABELS.move_to_end(key)
+    while len(_LABELS) > _KEEP:
+        _LABELS.popitem(last=False)
     return tree
 
 
 def labels_of(tree: Tree) -> Labels:
     """The registered labels, or the default: actions are the children's
     names; a leaf wins with a value of 0 or more and loses below."""
-    if tree in _LABELS:
-        return _LABELS[tree]
+    labels = _OWN.get(tree) or _LABELS.get((tree.names, tree.kids))
+    if labels is not None:
+        return labels
     leaves = {tree.names[i]: v for i, v in enumerate(tree.values)
               if not tree.kids[i] and v is not None}  # every leaf has a value
     return Labels({}, frozenset(n for n, v in leaves.items() if v >= 0),
                   frozenset(n for n, v in leaves.items() if v < 0))
-
 
 
 def load_test(path: str | Path) -> CS188Test:
@@ -164,9 +183,15 @@ def load_test(path: str | Path) -> CS188Test:
     keys = read_keys(path)
     cls = keys.get("class", ("", 0))[0]
     test = CS188Test(path=path, name=Path(path).stem, cls=cls, alg=keys.get("alg", ("", 0))[0])
+    if cls == "PacmanGameTreeTest":  # played through the course's framework, when given
+        test.keys = {k: v for k, (v, _) in keys.items()}
+        solution = Path(path).with_suffix(".solution")
+        test.solution = ({k: v for k, (v, _) in read_keys(solution).items()}
+                         if solution.is_file() else None)
     if cls != "GraphGameTreeTest":
         test.skipped = (f"class {cls or '(none)'}: only GraphGameTreeTest files are trees pyab can "
-                        "search (PacmanGameTreeTest and the like play the Pacman game itself)")
+                        "search (PacmanGameTreeTest plays the Pacman game itself: pyab grade plays "
+                        "it with the course's framework, suite key framework, and its .solution)")
         return test
     if test.alg not in REFERENCE:
         test.skipped = (f"alg {test.alg or '(none)'}: pyab grades {' and '.join(REFERENCE)} "
@@ -206,6 +231,22 @@ def load_test(path: str | Path) -> CS188Test:
             raise DSLError("an evaluation line is STATE VALUE (a number)", path, first + 1 + n, 1,
                            raw) from None
         values.append((words[0], value, (first + 1 + n, 1)))
+    if start not in kids:
+        raise DSLError(f"start_state {start!r} has no successor line: there is nothing to search",
+                       path, keys["start_state"][1], 1, raw)
+    # The course's grader walks from the start state only: a state no
+    # successor line reaches from it is never visited, so it is left out.
+    reached, todo = {start}, [start]
+    while todo:
+        for k, _ in kids.get(todo.pop(), []):
+            if k not in reached:
+                reached.add(k)
+                todo.append(k)
+    listed = {*kids, *(k for ks in kids.values() for k, _ in ks), *(v[0] for v in values)}
+    test.unreachable = tuple(sorted(listed - reached))
+    kids = {s: ks for s, ks in kids.items() if s in reached}
+    actions = {s: a for s, a in actions.items() if s in reached}
+    values = [v for v in values if v[0] in reached]
     edges = [(s, (ks[0][1], 1), [(k, (line, 1)) for k, line in ks]) for s, ks in kids.items()]
     try:
         tree = build(edges, values, "max")

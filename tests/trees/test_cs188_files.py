@@ -68,7 +68,7 @@ def test_other_classes_are_skipped_with_the_reason(tmp_path):
     (("y -2.5", "y minus"), 16, "an evaluation line is STATE VALUE"),
     (('depth: "1"', 'depth: "one"'), 3, "depth must be a whole number"),
     (('num_agents: "3"', 'num_agents: "0"'), 4, "num_agents must be a whole number of at least 1"),
-    (('start_state: "s"', 'start_state: "g"'), 5, "start_state 'g' is not the root"),
+    (('start_state: "s"', 'start_state: "x"'), 5, "start_state 'x' has no successor line"),
     (("h Down y", "h Down y\ns Right h"), 10,
      "cannot be searched: 'h' already has the parent 's' (at 13:1)"),
     (('win_states: "x"', 'win_states: "x h"'), 11, "'h' is a win or lose state with successors"),
@@ -88,3 +88,12 @@ def test_keys_keep_block_text(tmp_path):
     keys = read_keys(write(tmp_path, GOOD))
     assert keys["class"] == ("GraphGameTreeTest", 1)
     assert keys["successors"][0].splitlines() == ["s Left g", "g Up h", "h Up x", "h Down y"]
+
+
+def test_states_no_successor_reaches_are_left_out(tmp_path):
+    # as the course's grader: only what the start state leads to is searched
+    text = GOOD.replace("h Down y", "h Down y\nq Left r\nq Right x").replace("y -2.5", "y -2.5\nr 4")
+    t = load_test(write(tmp_path, text))
+    assert t.tree.names == ("s", "g", "h", "x", "y") and t.unreachable == ("q", "r")
+    t = load_test(write(tmp_path, GOOD.replace('start_state: "s"', 'start_state: "g"')))
+    assert t.tree.root == "g" and t.unreachable == ("s",) and t.plies == 3

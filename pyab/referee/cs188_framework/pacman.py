@@ -3,24 +3,41 @@
 A state is a node.  Each method a CS188 agent calls is a question to the
 parent process, which answers from the tree and records it:
 
-* ``getLegalActions(agentIndex)``: the node's actions (its children's
-  names, or the edge labels of an imported CS188 tree); [] at a leaf;
-* ``generateSuccessor(agentIndex, action)`` (also ``generatePacmanSuccessor``
-  and ``getNextState``): the state the action leads to: *generated*;
+* ``getLegalActions(agentIndex)`` (also ``getLegalPacmanActions()``): the
+  node's actions (its children's names, or the edge labels of a ``.test``
+  tree); [] at a leaf;
+* the successor, by every name a course year gave it:
+  ``generateSuccessor(agentIndex, action)`` and
+  ``generatePacmanSuccessor(action)`` (most years), ``generateChild`` and
+  ``generatePacmanChild`` (2020), ``getNextState`` and
+  ``getPacmanNextState`` (2021): the state the action leads to, *generated*;
 * ``isWin()``, ``isLose()``: a terminal state's outcome;
-* ``getScore()``: the state's static value (``scoreEvaluationFunction``);
+* ``getScore()``: the state's static value as a float, as the course's
+  grader gives it (``scoreEvaluationFunction``);
 * ``getNumAgents()``: how many agents move in turn (the job says).
 
 As in the course's own test trees, ``agentIndex`` does not choose the
 moves: the tree says who moves where, and an agent that counts agents
 wrongly searches the wrong levels as MAX or MIN, which the verdict shows.
+What only a Pacman board can answer (``getPacmanPosition``, ``getFood``,
+...) raises :class:`NoBoard`, saying so; the course's own framework
+(``--cs188-framework``) is the way to play on a board.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["GameState"]
+__all__ = ["GameState", "NoBoard"]
+
+# The board's questions a game tree cannot answer.
+BOARD = ("getPacmanPosition", "getPacmanState", "getGhostStates", "getGhostState",
+         "getGhostPositions", "getGhostPosition", "getFood", "getNumFood", "hasFood",
+         "getWalls", "hasWall", "getCapsules", "getAgentPosition", "getAgentState")
+
+
+class NoBoard(Exception):
+    """A question only a Pacman board answers, asked of a game tree's state."""
 
 
 class GameState:
@@ -30,13 +47,17 @@ class GameState:
     def getLegalActions(self, agentIndex: int = 0) -> list:
         return list(self._ask("actions", self._node))
 
+    def getLegalPacmanActions(self) -> list:
+        return self.getLegalActions(0)
+
     def generateSuccessor(self, agentIndex: int, action: Any) -> "GameState":
         return GameState(self._ask, self._ask("successor", [self._node, action]), self._agents)
 
     def generatePacmanSuccessor(self, action: Any) -> "GameState":
         return self.generateSuccessor(0, action)
 
-    getNextState = generateSuccessor
+    generateChild = getNextState = generateSuccessor
+    generatePacmanChild = getPacmanNextState = generatePacmanSuccessor
 
     def getNumAgents(self) -> int:
         return self._agents
@@ -47,8 +68,11 @@ class GameState:
     def isLose(self) -> bool:
         return self._ask("outcome", self._node) == "lose"
 
-    def getScore(self) -> Any:
-        return self._ask("staticval", self._node)
+    def getScore(self) -> float:
+        return float(self._ask("staticval", self._node))
+
+    def deepCopy(self) -> "GameState":
+        return self  # a node never changes
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and other._node == self._node
@@ -60,3 +84,15 @@ class GameState:
         return f"GameState({self._node!r})"
 
     __str__ = __repr__
+
+
+def _no_board(name: str) -> Callable[..., Any]:
+    def method(self: GameState, *args: Any, **kw: Any) -> Any:
+        raise NoBoard(f"{name}() asks about the Pacman board, and this state is a node of a game "
+                      "tree; give the course's framework (--cs188-framework DIR) to play on a board")
+    method.__name__ = name
+    return method
+
+
+for _name in BOARD:
+    setattr(GameState, _name, _no_board(_name))

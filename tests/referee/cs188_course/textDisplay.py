@@ -1,0 +1,3 @@
+class NullGraphics:
+    def initialize(self, state):
+        pass
