@@ -2,6 +2,7 @@
           [ solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             solve_deferred/10,  % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, +Key, -Out
             solve_packed/11,    % +Tree, +Prog, +File, +Alg, +Names, +Shape, +Root, +Alpha, +Beta, +Opts, -Out
+            solve_batch/8,      % +Tree, +Prog, +File, +Alg, +Names, +Batch, +Opts, -Out
             deferred_answer/2,  % +Key, -Out
             deferred_free/1,    % +Key
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
@@ -136,6 +137,43 @@ solve_packed(Tree, Prog, File, Alg, Names, Shape, RootS, AlphaS, BetaS, OptsS, O
     catch(solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out),
           E, (drop(Tree), throw(E))),
     ignore(recycle(Tree)).
+
+%!  solve_batch(+Tree, +Prog, +File, +Alg, +Names, +Batch, +Opts, -Out) is det.
+%
+%   solve_packed/11 for many trees in one call (pyab check on random
+%   trees: a call from Python cost more than the load and the search of a
+%   small tree together).  Names holds the names of every tree, one tree
+%   after the other, separated by NUL; Batch is the text of a list with
+%   an item b(N, shape(Sides, Parents, Kids, Values), AlphaS, BetaS) a
+%   tree: its N names come next in Names (the first is the root), its
+%   shape is load_packed/3's, its window two strings as solve/9 takes
+%   them.  Each tree is loaded into Tree, searched, answered and emptied
+%   in turn, as solve_packed/11 does; Out is the answers in order, joined
+%   by NUL (each answer says how many fields it has).
+
+solve_batch(Tree, Prog, File, Alg, NamesS, BatchS, OptsS, Out) :-
+    atomic_list_concat(Names, '\u0000', NamesS),
+    term_string(Batch, BatchS, [syntax_errors(error)]),
+    must_be(list, Batch),
+    batch_(Batch, Names, Tree, Prog, File, Alg, OptsS, Answers),
+    atomic_list_concat(Answers, '\u0000', OutA),
+    atom_string(OutA, Out).
+
+batch_([], Rest, _, _, _, _, _, []) :-
+    (   Rest == [] -> true ; domain_error(pyab_batch_names, Rest) ).
+batch_([B|Bs], Names, Tree, Prog, File, Alg, OptsS, [Out|Outs]) :-
+    (   B = b(N, Shape, AlphaS, BetaS), integer(N), N > 0,
+        length(Own, N), append(Own, Rest, Names)
+    ->  true
+    ;   domain_error(pyab_batch_item, B)
+    ),
+    Own = [Root|_],
+    atom_string(Root, RootS),
+    load_shape(Tree, Own, Shape),
+    catch(solve(Tree, Prog, File, Alg, RootS, AlphaS, BetaS, OptsS, Out),
+          E, (drop(Tree), throw(E))),
+    ignore(recycle(Tree)),
+    batch_(Bs, Rest, Tree, Prog, File, Alg, OptsS, Outs).
 
 %!  solve_deferred(+Tree, +Prog, +File, +Alg, +RootS, +AlphaS, +BetaS, +Opts, +Key, -Out) is semidet.
 %

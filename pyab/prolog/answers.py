@@ -67,6 +67,46 @@ def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, lis
     ), rest
 
 
+def _records(fields: list[str]) -> list[tuple[str | None, str, tuple[str, ...], tuple[str, ...],
+                                              tuple[str, ...]] | None]:
+    """Decode solve_batch/8's answers, one after the other: for each tree
+    (best or None, the value's text, leaves, visited, pruned) as observed,
+    or None where the search failed ("fail")."""
+    out: list[tuple[str | None, str, tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None] = []
+    i, end = 0, len(fields)
+    while i < end:
+        if fields[i] == "fail":
+            out.append(None)
+            i += 1
+            continue
+        _, flag, best, value, nl, nv, np_ = fields[i:i + 7]
+        nv_, np2 = int(nv), int(np_)
+        i += 7
+        if nl.startswith("f"):
+            visited = tuple(fields[i:i + nv_])
+            pruned = tuple(fields[i + nv_:i + nv_ + np2])
+            flags = fields[i + nv_ + np2]
+            leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
+            if len(flags) != nv_ or len(leaves) != int(nl[1:]):
+                raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
+            i += nv_ + np2 + 1
+        else:
+            nl_ = int(nl)
+            leaves = tuple(fields[i:i + nl_])
+            visited = tuple(fields[i + nl_:i + nl_ + nv_])
+            pruned = tuple(fields[i + nl_ + nv_:i + nl_ + nv_ + np2])
+            i += nl_ + nv_ + np2
+        out.append((best if flag == "1" else None, value, leaves, visited, pruned))
+    return out
+
+
+def _result_of(record: tuple[Any, ...], algorithm: str) -> Result:
+    """A Prolog :class:`Result` of one record of :meth:`Engine.solve_batch`."""
+    best, value, leaves, visited, pruned = record
+    return Result(best=best, value=value, leaves=leaves, visited=visited, pruned=pruned,
+                  engine="prolog", algorithm=algorithm)
+
+
 def _trace_events(fields: list[str]) -> list[tuple[Any, ...]]:
     """Decode solve_traced/8's event fields (see its PlDoc)."""
     num = _parse_number

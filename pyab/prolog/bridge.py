@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Error, PrologError, SearchTimeout
-from .answers import _parse_number, _result, _trace_events
+from .answers import _parse_number, _records, _result, _trace_events
 from .facts import number
 from .libswipl import _RUNTIME_LOCK, PROLOG_DIR, _cload, _runtime
 from ..result import Result
@@ -355,6 +355,50 @@ class Engine:
             # Emptied by solve_packed/11, or dropped when the load or the
             # search threw (claiming the name again then makes it afresh).
             self._free.append(module)
+
+    def solve_batch(self, cases: list[tuple[Tree, Number, Number]], algorithm: str = "bratko",
+                    *, program: str | Path | None = None) -> list[tuple[Any, ...] | None]:
+        """Observe ``algorithm`` on each (tree, alpha, beta) of ``cases`` in
+        one call into SWI-Prolog (``solve_batch/8``): each tree loaded into
+        a free module, searched, answered and the module emptied, as
+        ``once=True`` does for one tree.  For the referee's random trees,
+        where a call from Python cost more than a small tree's load and
+        search together.
+
+        Returns, for each case, the observed record (best or None, the
+        value, leaves, visited, pruned; the value as a number), or None
+        where the search failed.  Fact trees only, with the windows checked
+        by the caller (:func:`pyab.engines.both_many`).
+
+        :raises PrologError: on any Prolog error of any tree of the batch
+            (the caller may then search them one at a time to find it).
+        """
+        find_algorithm(algorithm)
+        path = _program_path(program, algorithm)
+        names: list[str] = []
+        items: list[str] = []
+        for tree, alpha, beta in cases:
+            if hasattr(tree, "prolog_source"):
+                raise ValueError("solve_batch takes fact trees only")
+            _check_window(alpha, beta)
+            tree_names, shape = _packed(tree)
+            names.append(tree_names)
+            items.append(f'b({len(tree.names)}, {shape}, "{number(alpha)}", "{number(beta)}")')
+        with self.lock:
+            self._live()
+            module = self._free.pop() if self._free else f"pyab_t{next(self._rt.counter)}"
+            try:
+                out = self._rt.call("solve_batch", [
+                    ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
+                    ("atom", algorithm), ("string", "\0".join(names)),
+                    ("string", "[" + ",".join(items) + "]"), ("string", "inf 0.0"), None,
+                ], module="pyab_run")[-1] or ""
+            finally:
+                self._free.append(module)  # emptied, or dropped (claimed afresh next time)
+        records = _records(out.split("\0"))
+        if len(records) != len(cases):
+            raise PrologError(f"malformed answer: {len(records)} answers for {len(cases)} trees")
+        return [None if r is None else (r[0], _parse_number(r[1]), *r[2:]) for r in records]
 
     def solve_traced(
         self,
