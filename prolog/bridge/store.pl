@@ -1,7 +1,6 @@
 :- module(pyab_store,
           [ load_tree/2,        % +Module, +FactText
             load_packed/3,      % +Module, +Names, +Shape
-            load_shape/3,       % +Module, +NameList, +Shape
             load_claim/1,       % +Module
             load_finish/1,      % +Module
             load_rules/3,       % +Module, +RulesFile, +ParamText
@@ -119,26 +118,9 @@ load_packed(M, Names, Shape) :-
 
 load_packed_(M, Fresh, NamesS, ShapeS) :-
     atomic_list_concat(NameList, '\u0000', NamesS),
-    term_string(Shape, ShapeS, [syntax_errors(error)]),
-    load_parsed_(M, Fresh, NameList, Shape, ShapeS).
-
-%!  load_shape(+M, +NameList, +Shape) is det.
-%
-%   load_packed/3 for a tree whose names and shape are read already (a
-%   batch of trees read at once, solve_batch/8): NameList the names as
-%   atoms, Shape the term shape(Sides, Parents, Kids, Values).
-
-load_shape(M, NameList, Shape) :-
-    claim_module_(M, Fresh),
-    catch(( load_parsed_(M, Fresh, NameList, Shape, Shape)
-          ->  true
-          ;   domain_error(pyab_packed_shape, Shape)
-          ),
-          E, (drop(M), throw(E))).
-
-load_parsed_(M, Fresh, NameList, Shape, ShapeS) :-
     compound_name_arguments(Names, names, NameList),
     functor(Names, _, N),
+    term_string(Shape, ShapeS, [syntax_errors(error)]),
     (   Shape = shape(Sides, Parents, Kids, Values),
         string(Sides),
         string_codes(Sides, Codes),

@@ -51,11 +51,7 @@ def _packed(tree: Tree) -> tuple[str, str]:
     five times faster than reading that text for a big tree
     (benchmarks/HISTORY.md).  Each part is made by one call that runs in C
     (``str`` of a list, ``str.join``) rather than a Python step per node."""
-    if tree.sides is None:  # sides alternate by depth
-        by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
-        sides = "".join([by_depth[d & 1] for d in tree.depth])
-    else:  # a side per node (pyab.tree.with_sides)
-        sides = "".join(["x" if s else "n" for s in tree.sides])
+    sides = _sides(tree)
     kids = tree.kids
     parents = [i for i, ks in enumerate(kids) if ks]
     # Node ids are ints, so the tuples' text is Prolog's list text once its
@@ -68,6 +64,27 @@ def _packed(tree: Tree) -> tuple[str, str]:
         value_list = "[" + ",".join("n" if v is None else str(v) if type(v) is int else number(v)
                                     for v in values) + "]"
     return "\0".join(tree.names), f'shape("{sides}", {parents}, {kid_lists}, {value_list})'
+
+
+def _lists(kids: tuple[tuple[int, ...], ...]) -> str:
+    """Each node's children as Prolog lists, comma-separated: the text of
+    a tuple of int tuples with its brackets swapped ("(3,)" -> "[3]")."""
+    return str(kids)[1:-1].replace(",)", ")").replace("(", "[").replace(")", "]").rstrip(",")
+
+
+def _numbers(values: tuple[Number | None, ...]) -> str:
+    """Each node's value as Prolog text, ``n`` where it has none."""
+    if set(map(type, values)) <= {int, type(None)}:
+        return str(values)[1:-1].replace("None", "n").rstrip(",")
+    return ",".join("n" if v is None else str(v) if type(v) is int else number(v) for v in values)
+
+
+def _sides(tree: Tree) -> str:
+    """A code a node: ``x`` where MAX is to move, ``n`` for MIN."""
+    if tree.sides is None:  # sides alternate by depth
+        by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
+        return "".join([by_depth[d & 1] for d in tree.depth])
+    return "".join(["x" if s else "n" for s in tree.sides])  # a side a node (pyab.tree.with_sides)
 
 
 def _check_window(alpha: Number, beta: Number) -> None:
@@ -129,6 +146,7 @@ class Engine:
         # key -> unread deferred answer, alive while a Result's thunks hold it
         self._pending: "weakref.WeakValueDictionary[str, _Deferred]" = weakref.WeakValueDictionary()
         self._unread: list[str] = []  # keys of unread answers whose results are gone
+        self._batch: str | None = None  # the module solve_batch() searches in
 
     # -- life cycle ---------------------------------------------------------
 
@@ -149,6 +167,8 @@ class Engine:
                 fin.detach()
             modules = list(self._modules.values()) + [m for m, _ in self._gone] + self._free
             modules += [m for ms in self._free_rules.values() for m in ms]
+            modules += [self._batch] if self._batch is not None else []
+            self._batch = None
             self._modules.clear()
             self._finalizers.clear()
             self._gone.clear()
@@ -359,11 +379,12 @@ class Engine:
     def solve_batch(self, cases: list[tuple[Tree, Number, Number]], algorithm: str = "bratko",
                     *, program: str | Path | None = None) -> list[tuple[Any, ...] | None]:
         """Observe ``algorithm`` on each (tree, alpha, beta) of ``cases`` in
-        one call into SWI-Prolog (``solve_batch/8``): each tree loaded into
-        a free module, searched, answered and the module emptied, as
-        ``once=True`` does for one tree.  For the referee's random trees,
-        where a call from Python cost more than a small tree's load and
-        search together.
+        one call into SWI-Prolog (``solve_batch/8``), for the referee's
+        random trees, where a call from Python cost more than a small
+        tree's load and search together.  The trees are read, in that
+        call, by the rules of ``prolog/trees/packed.pl`` from a global
+        variable set to each in turn: nothing is asserted per tree, and
+        the module and its program stay loaded from batch to batch.
 
         Returns, for each case, the observed record (best or None, the
         value, leaves, visited, pruned; the value as a number), or None
@@ -381,24 +402,31 @@ class Engine:
             if hasattr(tree, "prolog_source"):
                 raise ValueError("solve_batch takes fact trees only")
             _check_window(alpha, beta)
-            tree_names, shape = _packed(tree)
-            names.append(tree_names)
-            items.append(f'b({len(tree.names)}, {shape}, "{number(alpha)}", "{number(beta)}")')
+            names.append("\0".join(tree.names))
+            items.append(f'b({len(tree.names)}, k({_lists(tree.kids)}), v({_numbers(tree.values)}), '
+                         f'"{_sides(tree)}", "{number(alpha)}", "{number(beta)}")')
         with self.lock:
             self._live()
-            module = self._free.pop() if self._free else f"pyab_t{next(self._rt.counter)}"
-            try:
-                out = self._rt.call("solve_batch", [
-                    ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
-                    ("atom", algorithm), ("string", "\0".join(names)),
-                    ("string", "[" + ",".join(items) + "]"), ("string", "inf 0.0"), None,
-                ], module="pyab_run")[-1] or ""
-            finally:
-                self._free.append(module)  # emptied, or dropped (claimed afresh next time)
+            module = self._batch_module()
+            out = self._rt.call("solve_batch", [
+                ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
+                ("atom", algorithm), ("string", "\0".join(names)),
+                ("string", "[" + ",".join(items) + "]"), ("string", "inf 0.0"), None,
+            ], module="pyab_run")[-1] or ""
         records = _records(out.split("\0"))
         if len(records) != len(cases):
             raise PrologError(f"malformed answer: {len(records)} answers for {len(cases)} trees")
         return [None if r is None else (r[0], _parse_number(r[1]), *r[2:]) for r in records]
+
+    def _batch_module(self) -> str:
+        """The module of ``prolog/trees/packed.pl`` that :meth:`solve_batch`
+        searches in, loaded on first use (the caller holds the lock)."""
+        if self._batch is None:
+            module = f"pyab_t{next(self._rt.counter)}"
+            self._rt.call("load_rules", [("atom", module), ("string", str(PROLOG_DIR / "trees" / "packed.pl")),
+                                         ("string", "")])
+            self._batch = module
+        return self._batch
 
     def solve_traced(
         self,

@@ -81,3 +81,13 @@ def test_check_random_still_reports_a_disagreement(monkeypatch, capsys, tmp_path
     code = main(["check", "--random", "300", "--seed", "0", "--save-dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 1 and "DISAGREE on random tree 100 " in out and "leaves:" in out
+
+
+def test_closing_the_engine_drops_the_batch_module():
+    from pyab.prolog import Engine, live_modules
+    before = live_modules()
+    with Engine() as eng:
+        eng.solve_batch(_cases(5))
+        eng.solve_batch(_cases(5, seed=4))  # the same module again
+        assert live_modules() == before + 2  # the rules module and its program
+    assert live_modules() == before
