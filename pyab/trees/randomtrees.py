@@ -85,7 +85,19 @@ def random_tree(rng: random.Random, shape: Shape = Shape()) -> Tree:
     depth = rng.randint(*shape.depth)
     assert not isinstance(shape.values, str)  # a preset's name is resolved by Shape itself
     lo, hi = shape.values
-    randint, uniform = rng.randint, rng.random
+    bits, uniform = rng.getrandbits, rng.random
+
+    def randint(a: int, b: int) -> int:
+        # rng.randint(a, b), drawing the same bits (random.Random's
+        # _randbelow_with_getrandbits) without its three Python calls
+        n = b - a + 1
+        if n <= 0:
+            return rng.randint(a, b)  # its error for an empty range
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return a + r
     pool, decimals, inner, chance = shape.pool, shape.decimals, shape.inner_values, shape.leaf_chance
     b_lo, b_hi = shape.branching
 

@@ -47,3 +47,10 @@ def test_what_build_refuses_is_still_refused():
             random_tree(rng, Shape(branching=(0, 2)))
     with pytest.raises(TreeError):
         random_tree(random.Random(0), Shape(values=(2**60, 2**60 + 9), decimals=True, depth=(3, 3)))
+
+
+def test_an_empty_range_is_refused_as_before():
+    with pytest.raises(ValueError, match="empty range"):
+        random_tree(random.Random(0), Shape(values=(3, 1)))
+    with pytest.raises(ValueError, match="empty range"):
+        random_tree(random.Random(0), Shape(branching=(3, 1)))
