@@ -66,6 +66,12 @@ def _packed(tree: Tree) -> tuple[str, str]:
     return "\0".join(tree.names), f'shape("{sides}", {parents}, {kid_lists}, {value_list})'
 
 
+def _batch_item(tree: Tree, alpha: Number, beta: Number) -> str:
+    """A tree's item of solve_batch/8's list (its names travel apart)."""
+    return (f'b({len(tree.names)}, k({_lists(tree.kids)}), v({_numbers(tree.values)}), '
+            f'"{_sides(tree)}", "{number(alpha)}", "{number(beta)}")')
+
+
 def _lists(kids: tuple[tuple[int, ...], ...]) -> str:
     """Each node's children as Prolog lists, comma-separated: the text of
     a tuple of int tuples with its brackets swapped ("(3,)" -> "[3]")."""
@@ -403,8 +409,7 @@ class Engine:
                 raise ValueError("solve_batch takes fact trees only")
             _check_window(alpha, beta)
             names.append("\0".join(tree.names))
-            items.append(f'b({len(tree.names)}, k({_lists(tree.kids)}), v({_numbers(tree.values)}), '
-                         f'"{_sides(tree)}", "{number(alpha)}", "{number(beta)}")')
+            items.append(_batch_item(tree, alpha, beta))
         with self.lock:
             self._live()
             module = self._batch_module()
