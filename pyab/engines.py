@@ -316,12 +316,18 @@ def both_many(cases: Iterable[tuple[Any, ...]], algorithm: str = "bratko", *,
     Otherwise both results are finished and :func:`differences` says what
     differs, as :func:`both` would.  A batch that SWI-Prolog refuses is
     searched again tree by tree with :func:`both`, so an error is raised
-    for the tree that causes it.
+    for the tree that causes it; so is every tree of an algorithm that
+    reads the range of the stored values (``value_range`` in the registry:
+    the batch's trees are rules, without staticval/2 facts to read).
     """
     from .prolog import engine
-    from .search import solve_python
     from .prolog.answers import _result_of
+    from .search import algorithm as find, solve_python
     it = iter(cases)
+    if find(algorithm).value_range:  # it reads staticval/2's facts, which the batch has not
+        for item in it:
+            yield item, both(item[0], algorithm, item[1], item[2]).differences
+        return
     while True:
         chunk = list(itertools.islice(it, batch))
         if not chunk:

@@ -91,3 +91,14 @@ def test_closing_the_engine_drops_the_batch_module():
         eng.solve_batch(_cases(5, seed=4))  # the same module again
         assert live_modules() == before + 2  # the rules module and its program
     assert live_modules() == before
+
+
+@pytest.mark.parametrize("algorithm", ["module22", "hsu-f1", "aima", "strict-cut"])
+def test_every_algorithm_agrees_on_a_batch(algorithm):
+    """The algorithms that read the stored values' range (module22, hsu)
+    are judged one tree at a time, the others in batches: all agree."""
+    from pyab.search import ALGORITHMS
+    if algorithm not in ALGORITHMS:
+        pytest.skip(f"no {algorithm} in the registry")
+    cases = [c for c in _cases(80, seed=1) if c[0].alternating]
+    assert [d for _, d in engines.both_many(cases, algorithm) if d] == []
