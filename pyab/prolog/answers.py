@@ -27,7 +27,6 @@ def _parse_number(text: str) -> Number:
     return float(text)
 
 
-
 # A flag per visited node, "1" for a leaf read once (see answer_/5 in
 # prolog/bridge/run.pl), as the bytes itertools.compress wants.
 _FLAGS = bytes.maketrans(b"01", b"\x00\x01")
@@ -35,27 +34,13 @@ _FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 
 def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, list[str]]:
     """Decode solve/9's answer; also the fields after it (trace events)."""
-    _, flag, best, value, nl, nv, np_ = fields[:7]
+    _, flag, best, value, nl, nv, _ = fields[:7]
     best_or_none = best if flag == "1" else None
     if not names:
         return Result(best=best_or_none, value=_parse_number(value), leaves=(), visited=(),
                       pruned=(), engine="prolog", algorithm=algorithm,
                       extra={"leaves_count": int(nl), "visited_count": int(nv)}), []
-    nv_, np2 = int(nv), int(np_)
-    if nl.startswith("f"):  # the leaves: the visited nodes flagged in one more field
-        visited = tuple(fields[7:7 + nv_])
-        pruned = tuple(fields[7 + nv_:7 + nv_ + np2])
-        flags = fields[7 + nv_ + np2]
-        leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
-        if len(flags) != nv_ or len(leaves) != int(nl[1:]):
-            raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
-        rest = fields[8 + nv_ + np2:]
-    else:
-        nl_ = int(nl)
-        items = fields[7:7 + nl_ + nv_ + np2]
-        leaves, visited, pruned = (tuple(items[:nl_]), tuple(items[nl_:nl_ + nv_]),
-                                   tuple(items[nl_ + nv_:]))
-        rest = fields[7 + nl_ + nv_ + np2:]
+    leaves, visited, pruned, end = _names(fields, 0)
     return Result(
         best=best_or_none,
         value=_parse_number(value),
@@ -64,7 +49,26 @@ def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, lis
         pruned=pruned,
         engine="prolog",
         algorithm=algorithm,
-    ), rest
+    ), fields[end:]
+
+
+def _names(fields: list[str], i: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int]:
+    """The leaves, visited and pruned of the answer at ``fields[i]``, and
+    where the fields after it start."""
+    nl, nv, np_ = fields[i + 4:i + 7]
+    nv_, np2 = int(nv), int(np_)
+    i += 7
+    if nl.startswith("f"):  # the leaves: the visited nodes flagged in one more field
+        visited = tuple(fields[i:i + nv_])
+        pruned = tuple(fields[i + nv_:i + nv_ + np2])
+        flags = fields[i + nv_ + np2]
+        leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
+        if len(flags) != nv_ or len(leaves) != int(nl[1:]):
+            raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
+        return leaves, visited, pruned, i + nv_ + np2 + 1
+    nl_ = int(nl)
+    return (tuple(fields[i:i + nl_]), tuple(fields[i + nl_:i + nl_ + nv_]),
+            tuple(fields[i + nl_ + nv_:i + nl_ + nv_ + np2]), i + nl_ + nv_ + np2)
 
 
 def _records(fields: list[str]) -> list[tuple[str | None, str, tuple[str, ...], tuple[str, ...],
@@ -79,23 +83,8 @@ def _records(fields: list[str]) -> list[tuple[str | None, str, tuple[str, ...], 
             out.append(None)
             i += 1
             continue
-        _, flag, best, value, nl, nv, np_ = fields[i:i + 7]
-        nv_, np2 = int(nv), int(np_)
-        i += 7
-        if nl.startswith("f"):
-            visited = tuple(fields[i:i + nv_])
-            pruned = tuple(fields[i + nv_:i + nv_ + np2])
-            flags = fields[i + nv_ + np2]
-            leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
-            if len(flags) != nv_ or len(leaves) != int(nl[1:]):
-                raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
-            i += nv_ + np2 + 1
-        else:
-            nl_ = int(nl)
-            leaves = tuple(fields[i:i + nl_])
-            visited = tuple(fields[i + nl_:i + nl_ + nv_])
-            pruned = tuple(fields[i + nl_ + nv_:i + nl_ + nv_ + np2])
-            i += nl_ + nv_ + np2
+        flag, best, value = fields[i + 1:i + 4]
+        leaves, visited, pruned, i = _names(fields, i)
         out.append((best if flag == "1" else None, value, leaves, visited, pruned))
     return out
 
