@@ -50,13 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="100,000 nodes, fewer repetitions")
     p.add_argument("--full", action="store_true", help="also time the old fact-text loader")
     p.add_argument("--only", choices=["parse", "big", "latency", "crosscheck", "jobs", "repeat", "implicit",
-                                      "peers", "coldstart", "routes", "sandbox", "tree_dsl", "grade"],
+                                      "peers", "coldstart", "routes", "command", "sandbox", "tree_dsl",
+                                      "grade"],
                    action="append",
                    help="run only these sections (repeatable)")
     args = p.parse_args(argv)
     size = args.size or (100_000 if args.quick else 1_000_000)
     sections = args.only or ["parse", "big", "latency", "crosscheck", "jobs", "repeat", "implicit", "peers",
-                             "coldstart", "routes", "sandbox", "tree_dsl", "grade"]
+                             "coldstart", "routes", "command", "sandbox", "tree_dsl", "grade"]
     print(f"machine: {machine()}")
     print(f"started {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; ratios use CPU seconds where both are given\n")
     rows: list[Row] = []
@@ -114,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         routes.main(["--big", "--trees", "50" if args.quick else "1000", "--reps", "1",
                      "--route", "program", "--route", "untrusted", "--route", "python",
                      "--route", "check"])
+    if "command" in sections:  # the trees/s `pyab check --random` prints, each route beside its floor
+        print()
+        command = __import__("benchmarks.command").command
+        command.main(["--trees", "1000", "--reps", "1"] if args.quick else [])
+        print()
+        command.main(["--budget", "1000" if args.quick else "10000"])
     return 0
 
 

@@ -10,15 +10,16 @@ both and compares them field by field, the one place that does.
 
 from __future__ import annotations
 
+import itertools
 import math
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from .errors import Mismatch, NoStaticValue, PrologError, SearchArgumentError
+from .errors import Error, Mismatch, NoStaticValue, PrologError, SearchArgumentError
 from .result import LAZY, Result, bound_of, bound_text
 from .text import printable
 from .tree import AnyTree, Number, Tree
 
-__all__ = ["FIELDS", "NAMES", "Pair", "both", "check", "check_search", "count_differences", "differences",
+__all__ = ["FIELDS", "NAMES", "Pair", "both", "both_many", "check", "check_search", "count_differences", "differences",
            "finish", "named_events", "solve", "traced"]
 
 #: The engines: ``prolog`` (SWI-Prolog, observed) and ``python`` (the mirror).
@@ -305,6 +306,75 @@ def both(tree: AnyTree, algorithm: str = "bratko", alpha: Number = -math.inf,
     python = _run(tree, "python", algorithm, alpha, beta, depth=depth, names=names)
     diff = differences(prolog, python) if names else count_differences(prolog, python)
     return Pair(prolog, python, diff)
+
+
+#: Trees a call into SWI-Prolog in :func:`both_many`: enough that the call
+#: costs little a tree, few enough that the batch's terms stay small (a
+#: bigger batch keeps more live data on Prolog's stacks for every garbage
+#: collection of the searches).
+BATCH = 64
+
+
+def both_many(cases: Iterable[tuple[Any, ...]], algorithm: str = "bratko", *,
+              batch: int = BATCH) -> Iterator[tuple[tuple[Any, ...], list[str]]]:
+    """:func:`both` on many fact trees without a depth limit (``pyab check
+    --random``): each item of ``cases`` is (tree, alpha, beta, ...) and
+    comes back with the lines on which the engines differ (empty when they
+    agree), in order.
+
+    The Prolog searches of a batch are observed in one call into
+    SWI-Prolog (:meth:`pyab.prolog.Engine.solve_batch`); the mirror runs on
+    its own.  The two records are compared as observed: when best, value
+    (of the same type), leaves, visited and pruned are equal, everything
+    :func:`both` compares is equal (:func:`finish` derives the rest from
+    them and the tree by one function), and no :class:`Result` is built.
+    Otherwise both results are finished and :func:`differences` says what
+    differs, as :func:`both` would.  A batch that SWI-Prolog refuses is
+    searched again tree by tree with :func:`both`, so an error is raised
+    for the tree that causes it; so is every tree of an algorithm that
+    reads the range of the stored values (``value_range`` in the registry:
+    the batch's trees are rules, without staticval/2 facts to read).
+    """
+    from .prolog import engine
+    from .prolog.answers import _result_of
+    from .search import algorithm as find, solve_python
+    it = iter(cases)
+    if find(algorithm).value_range:  # it reads staticval/2's facts, which the batch has not
+        for item in it:
+            yield item, both(item[0], algorithm, item[1], item[2]).differences
+        return
+    while True:
+        chunk = list(itertools.islice(it, batch))
+        if not chunk:
+            return
+        refused: Exception | None = None
+        for n, item in enumerate(chunk):
+            try:
+                _check(item[0], algorithm, item[1], item[2], None, None)  # as both() does
+            except (Error, ValueError) as err:  # raised after the trees before it, as both() would
+                refused, chunk = err, chunk[:n]
+                break
+        try:
+            records = engine().solve_batch([item[:3] for item in chunk], algorithm) if chunk else []
+        except Error:
+            for item in chunk:
+                yield item, both(item[0], algorithm, item[1], item[2]).differences
+            continue
+        for item, rec in zip(chunk, records):
+            tree, alpha, beta = item[:3]
+            if rec is None:  # the search failed: both() raises as a single search does
+                yield item, both(tree, algorithm, alpha, beta).differences
+                continue
+            mirror = solve_python(tree, algorithm, alpha, beta, None)
+            best, value, leaves, visited, pruned = rec
+            if (best == mirror.best and type(value) is type(mirror.value) and value == mirror.value
+                    and leaves == mirror.leaves and visited == mirror.visited and pruned == mirror.pruned):
+                yield item, []
+                continue
+            prolog = finish(_result_of(rec, algorithm), tree, alpha, beta, None)
+            yield item, differences(prolog, finish(mirror, tree, alpha, beta, None))
+        if refused is not None:
+            raise refused
 
 
 def check(tree: AnyTree, algorithm: str = "bratko", alpha: Number = -math.inf,

@@ -2,6 +2,7 @@
           [ solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
             solve_deferred/10,  % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, +Key, -Out
             solve_packed/11,    % +Tree, +Prog, +File, +Alg, +Names, +Shape, +Root, +Alpha, +Beta, +Opts, -Out
+            solve_batch/8,      % +Tree, +Prog, +File, +Alg, +Names, +Batch, +Opts, -Out
             deferred_answer/2,  % +Key, -Out
             deferred_free/1,    % +Key
             solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
@@ -137,6 +138,52 @@ solve_packed(Tree, Prog, File, Alg, Names, Shape, RootS, AlphaS, BetaS, OptsS, O
           E, (drop(Tree), throw(E))),
     ignore(recycle(Tree)).
 
+%!  solve_batch(+Tree, +Prog, +File, +Alg, +Names, +Batch, +Opts, -Out) is det.
+%
+%   Many small trees searched in one call (pyab check on random trees: a
+%   call from Python cost more than loading and searching such a tree).
+%   Tree is a module of the rules file prolog/trees/packed.pl
+%   (load_rules/3), loaded once for every batch: each tree in turn is put
+%   in the global variable that file reads, and searched, observed and
+%   answered as solve/9 does; nothing is asserted per tree.  Names holds
+%   the names of every tree, one tree after the other, separated by NUL;
+%   Batch is the text of a list with an item b(N, Kids, Values, Sides,
+%   AlphaS, BetaS) a tree: its N names come next in Names (the first is
+%   the root), Kids and Values are packed.pl's terms, Sides a string with
+%   a code a node (`x` MAX, `n` MIN), the window two strings as solve/9
+%   takes them.  Out is the answers in order, joined by NUL (each answer
+%   says how many fields it has).
+
+solve_batch(Tree, Prog, File, Alg, NamesS, BatchS, OptsS, Out) :-
+    (   rules_module(Tree, _, _)
+    ->  true
+    ;   existence_error(pyab_rules_module, Tree)
+    ),
+    atomic_list_concat(Names, '\u0000', NamesS),
+    term_string(Batch, BatchS, [syntax_errors(error)]),
+    must_be(list, Batch),
+    batch_(Batch, Names, Tree, Prog, File, Alg, OptsS, Answers),
+    nb_setval(pyab_packed, none),
+    atomic_list_concat(Answers, '\u0000', OutA),
+    atom_string(OutA, Out).
+
+batch_([], Rest, _, _, _, _, _, []) :-
+    (   Rest == [] -> true ; domain_error(pyab_batch_names, Rest) ).
+batch_([B|Bs], Names, Tree, Prog, File, Alg, OptsS, [Out|Outs]) :-
+    (   B = b(N, Kids, Values, SidesS, AlphaS, BetaS),
+        integer(N), N > 0,
+        length(Own, N), append(Own, Rest, Names),
+        functor(Kids, k, N), functor(Values, v, N),
+        string(SidesS), string_chars(SidesS, Sides), length(Sides, N)
+    ->  true
+    ;   domain_error(pyab_batch_item, B)
+    ),
+    NamesT =.. [n|Own],
+    SidesT =.. [s|Sides],
+    b_setval(pyab_packed, t(NamesT, Kids, Values, SidesT)),  % not copied, as nb_setval/2 would
+    solve(Tree, Prog, File, Alg, "", AlphaS, BetaS, OptsS, Out),
+    batch_(Bs, Rest, Tree, Prog, File, Alg, OptsS, Outs).
+
 %!  solve_deferred(+Tree, +Prog, +File, +Alg, +RootS, +AlphaS, +BetaS, +Opts, +Key, -Out) is semidet.
 %
 %   solve/9 without the names: Out is "ok", best flag, best and value
@@ -236,7 +283,11 @@ record_size_(Tree, StackLimit, Size) :-
 remember_size_(Tree, Record) :-
     (   \+ record_counts(Record, _, _),
         arg(2, Record, Calls),
-        \+ record_hint(Tree, Calls)
+        \+ record_hint(Tree, Calls),
+        \+ ( record_hint(Tree, Old),       % the same store either way: the least
+             Old + Old // 8 =< 1024,       % (a batch of small trees changes
+             Calls + Calls // 8 =< 1024    % nothing here)
+           )
     ->  retractall(record_hint(_, _)),
         assertz(record_hint(Tree, Calls))
     ;   true

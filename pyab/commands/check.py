@@ -323,14 +323,15 @@ def _random(args: argparse.Namespace, options) -> int:
     # With --jobs the workers check the trees; this loop then only rebuilds
     # the sequence up to the first disagreement to report it like --jobs 1.
     first_bad = min(_parallel(args, options), default=None) if parallel else None
-    for case in random_cases(options):
+    for case, diff in _judged(random_cases(options), args, parallel):
         i, tree, alpha, beta = case.number, case.tree, case.alpha, case.beta
         assert tree is not None  # random trees are always made
         if parallel and first_bad is None:
             break
         if parallel and i != first_bad:
             continue
-        _, diff = _one(tree, args, alpha, beta)
+        if diff is None:
+            _, diff = _one(tree, args, alpha, beta)
         if parallel and not diff:
             raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
         if diff:
@@ -369,6 +370,17 @@ def _random(args: argparse.Namespace, options) -> int:
         print(f"{args.random} random trees (seed {args.seed}, {args.algorithm}): "
               f"both engines agree on every one ({rate:.0f} trees/s{on})")
     return 0
+
+
+def _judged(cases, args: argparse.Namespace, parallel: bool):
+    """Each case with its differences, judged in batches by
+    :func:`pyab.engines.both_many` for one algorithm without --depth;
+    otherwise with None, for the loop to judge it (or skip it)."""
+    if parallel or args.algorithm == "all" or args.depth is not None:
+        return ((case, None) for case in cases)
+    from ..engines import both_many
+    return ((item[3], diff) for item, diff in
+            both_many(((c.tree, c.alpha, c.beta, c) for c in cases), args.algorithm))
 
 
 def _parallel(args: argparse.Namespace, options) -> list[int]:

@@ -27,364 +27,21 @@ so destroying a module leaked about 2 Kb).  A tree given as rules
 
 from __future__ import annotations
 
-import atexit
-import ctypes
-import itertools
 import math
-import os
-import re
-import threading
 import weakref
 from pathlib import Path
 from typing import Any
 
 from ..errors import Error, PrologError, SearchTimeout
+from .answers import _parse_number, _records, _result, _trace_events
 from .facts import number
-from ..resources import compiled, prolog_dir
+from .libswipl import _RUNTIME_LOCK, PROLOG_DIR, _cload, _runtime
 from ..result import Result
 from ..search import algorithm as find_algorithm
 from ..tree import Number, Tree
 
 __all__ = ["PROLOG_DIR", "Engine", "drop", "engine", "live_modules", "resource_counts",
            "set_default", "solve", "solve_traced"]
-
-PROLOG_DIR = prolog_dir()
-
-# SWI-Prolog.h (9.x) constants used below.
-_PL_ATOM, _PL_STRING = 2, 6
-_REP_UTF8 = 0x00100000
-_CVT_ATOM, _CVT_STRING, _CVT_WRITEQ = 0x1, 0x2, 0x200
-_BUF_STACK = 0x00010000
-_PL_Q_NODEBUG, _PL_Q_CATCH_EXCEPTION = 0x04, 0x08
-
-_INT = re.compile(r"[+-]?\d+\Z")
-
-_c = ctypes
-# (name, restype, argtypes) of every libswipl function used here.  Each gets
-# a function object of its own (lib[name] is not cached), so pyswip's
-# prototypes of the same functions (lib.name) are never changed.
-_PROTOTYPES: list[tuple[str, Any, list[Any]]] = [
-    ("PL_put_chars", _c.c_int, [_c.c_size_t, _c.c_int, _c.c_size_t, _c.c_char_p]),
-    ("PL_get_nchars", _c.c_int, [_c.c_size_t, _c.POINTER(_c.c_size_t),
-                                 _c.POINTER(_c.c_char_p), _c.c_uint]),
-    ("PL_new_term_refs", _c.c_size_t, [_c.c_int]),
-    ("PL_put_term", _c.c_int, [_c.c_size_t, _c.c_size_t]),
-    ("PL_predicate", _c.c_void_p, [_c.c_char_p, _c.c_int, _c.c_char_p]),
-    ("PL_call_predicate", _c.c_int, [_c.c_void_p, _c.c_int, _c.c_void_p, _c.c_size_t]),
-    ("PL_open_query", _c.c_size_t, [_c.c_void_p, _c.c_int, _c.c_void_p, _c.c_size_t]),
-    ("PL_next_solution", _c.c_int, [_c.c_size_t]),
-    ("PL_cut_query", _c.c_int, [_c.c_size_t]),
-    ("PL_open_foreign_frame", _c.c_size_t, []),
-    ("PL_discard_foreign_frame", None, [_c.c_size_t]),
-    ("PL_thread_self", _c.c_int, []),
-    ("PL_thread_destroy_engine", _c.c_int, []),
-    ("PL_thread_attach_engine", _c.c_int, [_c.c_void_p]),
-    ("PL_exception", _c.c_size_t, [_c.c_size_t]),
-    ("PL_clear_exception", None, []),
-    ("PL_get_atom", _c.c_int, [_c.c_size_t, _c.POINTER(_c.c_size_t)]),
-    ("PL_unregister_atom", None, [_c.c_size_t]),
-    # PL_get_nchars(BUF_STACK) keeps each answer's text in a buffer that only
-    # a string-buffer mark releases; outside a Prolog query nothing else does
-    # (measured: 544 bytes of resident memory per call).
-    ("PL_mark_string_buffers", None, [_c.POINTER(_c.c_size_t)]),
-    ("PL_release_string_buffers_from_mark", None, [_c.c_size_t]),
-]
-
-
-def _parse_number(text: str) -> Number:
-    if _INT.match(text):
-        return int(text)
-    if text.endswith("Inf"):
-        return -math.inf if text.startswith("-") else math.inf
-    if text.endswith("NaN"):
-        return math.nan
-    return float(text)
-
-
-# The compiled loader, looked up once; tests set it to None for load_packed/3 alone.
-_cload = compiled("prolog._cload")
-
-
-class _Runtime:
-    """The process's SWI-Prolog, reached through libswipl (started by :func:`_start`).
-    One per process; every :class:`Engine` calls through it."""
-
-    def __init__(self) -> None:
-        lib = _start()
-        self.lib = lib
-        self._bound: Any = None  # the compiled loader bound to lib's functions
-        self.lock = threading.RLock()
-        self.counter = itertools.count(1)  # module names are per process
-        self.thread = threading.local()
-        f: dict[str, Any] = {}
-        for name, restype, argtypes in _PROTOTYPES:
-            fn = lib[name]
-            fn.restype, fn.argtypes = restype, argtypes
-            f[name] = fn
-        self.f = f
-        self._preds: dict[tuple[str, int, str], int] = {}
-        self.call("set_prolog_flag", [("atom", "debug_on_error"), ("atom", "false")], module="system")
-        self.call("set_prolog_flag", [("atom", "report_error"), ("atom", "false")], module="system")
-        # Already there when SWI-Prolog started from the bridge's saved state
-        # (then this finds it loaded and returns at once).
-        self.call("ensure_loaded", [("atom", str(PROLOG_DIR / "pyab_bridge.pl"))], module="user")
-        if _cload is not None:
-            self._register_compiled(_cload)
-
-    def _pred(self, name: str, arity: int, module: str) -> int:
-        key = (name, arity, module)
-        if key not in self._preds:
-            self._preds[key] = self.f["PL_predicate"](name.encode(), arity, module.encode())
-        return self._preds[key]
-
-    def _text(self, term: int, flags: int) -> str | None:
-        size, buf = ctypes.c_size_t(), ctypes.c_char_p()
-        if not self.f["PL_get_nchars"](term, ctypes.byref(size), ctypes.byref(buf),
-                                       flags | _REP_UTF8 | _BUF_STACK):
-            return None
-        return ctypes.string_at(buf, size.value).decode("utf-8")
-
-    def call(self, name: str, args: list[tuple[str, str] | None],
-             module: str = "pyab_bridge") -> list[str | None]:
-        """Call ``module:name/len(args)``; each argument is ``("atom"|"string",
-        text)`` or ``None`` for an output variable.  Returns the outputs'
-        text.
-
-        :raises PrologError: when the goal fails, or with the exception's
-            term (``.term``, as ``writeq`` prints it) and message when it
-            raises one.
-        """
-        f = self.f
-        self._attach()
-        mark = ctypes.c_size_t()
-        f["PL_mark_string_buffers"](ctypes.byref(mark))  # PL_STRINGS_MARK()
-        frame = f["PL_open_foreign_frame"]()
-        try:
-            t0 = f["PL_new_term_refs"](len(args))
-            for i, arg in enumerate(args):
-                if arg is not None:
-                    kind, text = arg
-                    data = text.encode("utf-8")
-                    flags = (_PL_ATOM if kind == "atom" else _PL_STRING) | _REP_UTF8
-                    if not f["PL_put_chars"](t0 + i, flags, len(data), data):
-                        raise PrologError(f"cannot pass {kind} argument {i + 1} to {name}")
-                    if kind == "atom":
-                        # PL_put_chars(PL_ATOM) keeps the reference textToAtom()
-                        # took (pl-fli.c, SWI 9.0), so the atom could never be
-                        # collected: one leaked atom per call.  Drop it as
-                        # PL_put_atom_nchars() does; the term still holds the atom.
-                        atom = ctypes.c_size_t()
-                        if f["PL_get_atom"](t0 + i, ctypes.byref(atom)):
-                            f["PL_unregister_atom"](atom.value)
-            # A query of our own (not PL_call_predicate, after which
-            # PL_exception(0) is empty on SWI-Prolog 9.0.4): its exception is
-            # copied out before the query is closed.
-            exc = f["PL_new_term_refs"](1)
-            qid = f["PL_open_query"](None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
-                                     self._pred(name, len(args), module), t0)
-            ok = f["PL_next_solution"](qid)
-            raised = False
-            if not ok:
-                term = f["PL_exception"](qid)
-                if term:
-                    raised = bool(f["PL_put_term"](exc, term))
-            f["PL_cut_query"](qid)
-            if not ok:
-                if raised:
-                    raise self._error(exc)
-                raise PrologError(f"{module}:{name}/{len(args)} failed", "fail")
-            out: list[str | None] = []
-            for i, arg in enumerate(args):
-                if arg is None:
-                    got = self._text(t0 + i, _CVT_ATOM | _CVT_STRING)
-                    if got is None:
-                        raise PrologError(f"{name}: output {i + 1} is not text")
-                    out.append(got)
-                else:
-                    out.append(None)
-            return out
-        finally:
-            f["PL_discard_foreign_frame"](frame)
-            f["PL_release_string_buffers_from_mark"](mark.value)  # PL_STRINGS_RELEASE()
-
-    def _attach(self) -> None:
-        """Give this thread a SWI-Prolog engine if it has none."""
-        f = self.f
-        if f["PL_thread_self"]() == -1:  # a Python thread SWI-Prolog has not met
-            if f["PL_thread_attach_engine"](None) < 0:
-                raise PrologError("cannot attach a SWI-Prolog engine to this thread")
-            self.thread.engine = _Detach(self)
-
-    def _bind(self, loader: Any) -> None:
-        """Give the compiled extension the functions of the library SWI-Prolog
-        runs from (once per extension)."""
-        if self._bound is not loader:
-            loader.bind(tuple(ctypes.cast(self.lib[name], ctypes.c_void_p).value
-                              for name in loader.functions()))
-            self._bound = loader
-
-    def _register_compiled(self, loader: Any) -> None:
-        """Define the compiled recorder of observe.pl's names mode
-        (pyab/_cload.c: ``pyab_observe:'$crec_begin'/2`` ...) and the tree
-        table's predicates (pyab/_ctable.c: ``pyab_table:kids/3`` ...);
-        without them (no extension, ``PYAB_PURE_PYTHON``) observe.pl records
-        in Prolog and no tree is read from a table."""
-        self._attach()
-        self._bind(loader)
-        loader.register_recorder()
-        loader.register_table()
-
-    def load_compiled(self, loader: Any, module: str, tree: Tree) -> None:
-        """Load fact tree ``tree`` into ``module`` with the compiled loader
-        (pyab/_cload.c): ``load_claim/1``, the loader's asserts,
-        ``load_finish/1``; the clauses of ``load_packed/3``, in its order.
-        Whatever fails drops the module again.
-
-        :raises PrologError: when Prolog refuses (the exception's term and
-            message, as :meth:`call` raises them)."""
-        self._bind(loader)
-        self.call("load_claim", [("atom", module)])  # attaches this thread too
-        try:
-            f = self.f
-            frame = f["PL_open_foreign_frame"]()
-            try:
-                if not loader.load(module, tree.names, tree.kids, tree.values, tree.sides,
-                                   tree.depth, tree.root_side == "max"):
-                    exc = f["PL_new_term_refs"](1)
-                    term = f["PL_exception"](0)
-                    if term and f["PL_put_term"](exc, term):
-                        raise self._error(exc)
-                    raise PrologError(f"the compiled loader could not load the tree into {module}")
-            finally:
-                f["PL_discard_foreign_frame"](frame)
-            self.call("load_finish", [("atom", module)])
-        except BaseException:
-            self.call("drop", [("atom", module)])
-            raise
-
-    def _error(self, exc: int) -> PrologError:
-        """An exception term as a PrologError: its text and SWI-Prolog's
-        message for it (``message_text/2`` in the bridge)."""
-        f = self.f
-        f["PL_clear_exception"]()
-        t = f["PL_new_term_refs"](2)
-        f["PL_put_term"](t, exc)
-        term = self._text(t, _CVT_WRITEQ) or "?"
-        message = ""
-        if f["PL_call_predicate"](None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION,
-                                  self._pred("message_text", 2, "pyab_bridge"), t):
-            message = self._text(t + 1, _CVT_ATOM | _CVT_STRING) or ""
-        else:
-            f["PL_clear_exception"]()
-        if "time_limit_exceeded" in term:
-            return SearchTimeout("the search ran past its time limit and was stopped "
-                                 "(allow more time, or search a smaller tree)", term)
-        return PrologError(message.strip() or term, term)
-
-
-def _fn(lib: ctypes.CDLL, name: str, restype: Any, argtypes: list[Any]) -> Any:
-    fn = lib[name]  # a function object of its own (see _PROTOTYPES)
-    fn.restype, fn.argtypes = restype, argtypes
-    return fn
-
-
-_ARGV: list[Any] = []  # PL_initialise's arguments, kept alive for SWI-Prolog
-
-
-def _start() -> ctypes.CDLL:
-    """Start SWI-Prolog in this process; its shared library.
-
-    When SWI-Prolog's home and library are known without pyswip
-    (:func:`pyab.prolog.home.locate`) and nobody has started it yet, pyab
-    loads the library and calls ``PL_initialise`` itself, with the
-    bridge's saved state (:mod:`pyab.prolog.state`) as ``-x STATE`` when
-    there is one, and pyswip is not imported (its import costs more than
-    SWI-Prolog's own start, and hooks ``sys.exit``).  The arguments are
-    pyswip's (``-q --nosignals --home=HOME``), and, as pyswip does,
-    ``PL_cleanup`` runs at exit.  A pyswip imported later in the same
-    process finds SWI-Prolog running and works on.  Otherwise (pyswip
-    imported first, or SWI-Prolog not found but by pyswip) pyswip starts
-    it, as before, and the bridge loads from source.
-    """
-    import sys
-    from .home import locate
-    found = locate()
-    if found is None or "pyswip.core" in sys.modules:
-        return _start_with_pyswip()
-    home, path = found
-    c = ctypes
-    lib = c.CDLL(path, mode=c.RTLD_GLOBAL)
-    if not hasattr(lib, "PL_version_info"):  # SWI-Prolog before 8.5.2: as before
-        return _start_with_pyswip()
-    if _fn(lib, "PL_is_initialised", c.c_int, [c.c_void_p, c.c_void_p])(None, None):
-        return lib  # started by other code in this process: the bridge loads from source
-    from .state import state
-    version = _fn(lib, "PL_version_info", c.c_uint, [c.c_int])(1)  # PL_VERSION_SYSTEM
-    saved = state(home, path, version, PROLOG_DIR / "pyab_bridge.pl")
-    args = [b"./", b"-q", b"--nosignals", b"--home=" + os.fsencode(home)]
-    if saved is not None:
-        args += [b"-x", os.fsencode(saved)]
-    argv = (c.c_char_p * (len(args) + 1))(*args, None)
-    _ARGV.append(argv)
-    if not _fn(lib, "PL_initialise", c.c_int, [c.c_int, c.POINTER(c.c_char_p)])(len(args), argv):
-        raise PrologError("SWI-Prolog could not start (PL_initialise failed)")
-    if threading.current_thread() is threading.main_thread():
-        # Not when another thread started it: that thread owns SWI-Prolog's
-        # main engine, and PL_cleanup() from the main thread at exit could
-        # not stop it ("Failed to stop Prolog threads").
-        atexit.register(_cleanup, lib)
-    return lib
-
-
-def _cleanup(lib: ctypes.CDLL) -> None:
-    """At exit, what pyswip does: PL_cleanup() if SWI-Prolog still runs
-    (a pyswip imported later may have cleaned it up already)."""
-    c = ctypes
-    if _fn(lib, "PL_is_initialised", c.c_int, [c.c_void_p, c.c_void_p])(None, None):
-        _fn(lib, "PL_cleanup", c.c_int, [c.c_int])(0)
-
-
-def _start_with_pyswip() -> ctypes.CDLL:
-    """SWI-Prolog started by importing pyswip (the way before pyab started it
-    itself); its library."""
-    from .home import configure
-    configure()  # so that pyswip starts no swipl to find SWI-Prolog
-    import pyswip.prolog  # noqa: F401  (initialises SWI-Prolog)
-    from pyswip import core
-
-    if threading.current_thread() is not threading.main_thread():
-        # SWI-Prolog's main engine now belongs to this thread.  When it has
-        # ended, pyswip's PL_cleanup() at exit (from the main thread) cannot
-        # stop that engine and prints "Failed to stop Prolog threads".
-        # Nothing pyab loads needs SWI's cleanup, so skip it.
-        atexit.unregister(core.cleanupProlog)
-    return core._lib
-
-
-class _Detach:
-    """Held in a thread-local slot of each Python thread that got an engine:
-    when the thread ends, the slot is cleared in that thread and the engine
-    is destroyed (else SWI-Prolog warns "Failed to stop Prolog threads" at
-    exit and keeps their memory)."""
-
-    def __init__(self, runtime: _Runtime) -> None:
-        self.runtime = runtime
-
-    def __del__(self) -> None:
-        with self.runtime.lock:
-            self.runtime.f["PL_thread_destroy_engine"]()
-
-
-_RUNTIME: _Runtime | None = None
-_RUNTIME_LOCK = threading.Lock()
-
-
-def _runtime() -> _Runtime:
-    global _RUNTIME
-    with _RUNTIME_LOCK:
-        if _RUNTIME is None:
-            _RUNTIME = _Runtime()
-        return _RUNTIME
 
 
 def _packed(tree: Tree) -> tuple[str, str]:
@@ -394,11 +51,7 @@ def _packed(tree: Tree) -> tuple[str, str]:
     five times faster than reading that text for a big tree
     (benchmarks/HISTORY.md).  Each part is made by one call that runs in C
     (``str`` of a list, ``str.join``) rather than a Python step per node."""
-    if tree.sides is None:  # sides alternate by depth
-        by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
-        sides = "".join([by_depth[d & 1] for d in tree.depth])
-    else:  # a side per node (pyab.tree.with_sides)
-        sides = "".join(["x" if s else "n" for s in tree.sides])
+    sides = _sides(tree)
     kids = tree.kids
     parents = [i for i, ks in enumerate(kids) if ks]
     # Node ids are ints, so the tuples' text is Prolog's list text once its
@@ -411,6 +64,33 @@ def _packed(tree: Tree) -> tuple[str, str]:
         value_list = "[" + ",".join("n" if v is None else str(v) if type(v) is int else number(v)
                                     for v in values) + "]"
     return "\0".join(tree.names), f'shape("{sides}", {parents}, {kid_lists}, {value_list})'
+
+
+def _batch_item(tree: Tree, alpha: Number, beta: Number) -> str:
+    """A tree's item of solve_batch/8's list (its names travel apart)."""
+    return (f'b({len(tree.names)}, k({_lists(tree.kids)}), v({_numbers(tree.values)}), '
+            f'"{_sides(tree)}", "{number(alpha)}", "{number(beta)}")')
+
+
+def _lists(kids: tuple[tuple[int, ...], ...]) -> str:
+    """Each node's children as Prolog lists, comma-separated: the text of
+    a tuple of int tuples with its brackets swapped ("(3,)" -> "[3]")."""
+    return str(kids)[1:-1].replace(",)", ")").replace("(", "[").replace(")", "]").rstrip(",")
+
+
+def _numbers(values: tuple[Number | None, ...]) -> str:
+    """Each node's value as Prolog text, ``n`` where it has none."""
+    if set(map(type, values)) <= {int, type(None)}:
+        return str(values)[1:-1].replace("None", "n").rstrip(",")
+    return ",".join("n" if v is None else str(v) if type(v) is int else number(v) for v in values)
+
+
+def _sides(tree: Tree) -> str:
+    """A code a node: ``x`` where MAX is to move, ``n`` for MIN."""
+    if tree.sides is None:  # sides alternate by depth
+        by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
+        return "".join([by_depth[d & 1] for d in tree.depth])
+    return "".join(["x" if s else "n" for s in tree.sides])  # a side a node (pyab.tree.with_sides)
 
 
 def _check_window(alpha: Number, beta: Number) -> None:
@@ -472,6 +152,7 @@ class Engine:
         # key -> unread deferred answer, alive while a Result's thunks hold it
         self._pending: "weakref.WeakValueDictionary[str, _Deferred]" = weakref.WeakValueDictionary()
         self._unread: list[str] = []  # keys of unread answers whose results are gone
+        self._batch: str | None = None  # the module solve_batch() searches in
 
     # -- life cycle ---------------------------------------------------------
 
@@ -492,6 +173,8 @@ class Engine:
                 fin.detach()
             modules = list(self._modules.values()) + [m for m, _ in self._gone] + self._free
             modules += [m for ms in self._free_rules.values() for m in ms]
+            modules += [self._batch] if self._batch is not None else []
+            self._batch = None
             self._modules.clear()
             self._finalizers.clear()
             self._gone.clear()
@@ -699,6 +382,57 @@ class Engine:
             # search threw (claiming the name again then makes it afresh).
             self._free.append(module)
 
+    def solve_batch(self, cases: list[tuple[Tree, Number, Number]], algorithm: str = "bratko",
+                    *, program: str | Path | None = None) -> list[tuple[Any, ...] | None]:
+        """Observe ``algorithm`` on each (tree, alpha, beta) of ``cases`` in
+        one call into SWI-Prolog (``solve_batch/8``), for the referee's
+        random trees, where a call from Python cost more than a small
+        tree's load and search together.  The trees are read, in that
+        call, by the rules of ``prolog/trees/packed.pl`` from a global
+        variable set to each in turn: nothing is asserted per tree, and
+        the module and its program stay loaded from batch to batch.
+
+        Returns, for each case, the observed record (best or None, the
+        value, leaves, visited, pruned; the value as a number), or None
+        where the search failed.  Fact trees only, with the windows checked
+        by the caller (:func:`pyab.engines.both_many`).
+
+        :raises PrologError: on any Prolog error of any tree of the batch
+            (the caller may then search them one at a time to find it).
+        """
+        find_algorithm(algorithm)
+        path = _program_path(program, algorithm)
+        names: list[str] = []
+        items: list[str] = []
+        for tree, alpha, beta in cases:
+            if hasattr(tree, "prolog_source"):
+                raise ValueError("solve_batch takes fact trees only")
+            _check_window(alpha, beta)
+            names.append("\0".join(tree.names))
+            items.append(_batch_item(tree, alpha, beta))
+        with self.lock:
+            self._live()
+            module = self._batch_module()
+            out = self._rt.call("solve_batch", [
+                ("atom", module), ("atom", f"{module}_p{self._prog(path)}"), ("string", path),
+                ("atom", algorithm), ("string", "\0".join(names)),
+                ("string", "[" + ",".join(items) + "]"), ("string", "inf 0.0"), None,
+            ], module="pyab_run")[-1] or ""
+        records = _records(out.split("\0"))
+        if len(records) != len(cases):
+            raise PrologError(f"malformed answer: {len(records)} answers for {len(cases)} trees")
+        return [None if r is None else (r[0], _parse_number(r[1]), *r[2:]) for r in records]
+
+    def _batch_module(self) -> str:
+        """The module of ``prolog/trees/packed.pl`` that :meth:`solve_batch`
+        searches in, loaded on first use (the caller holds the lock)."""
+        if self._batch is None:
+            module = f"pyab_t{next(self._rt.counter)}"
+            self._rt.call("load_rules", [("atom", module), ("string", str(PROLOG_DIR / "trees" / "packed.pl")),
+                                         ("string", "")])
+            self._batch = module
+        return self._batch
+
     def solve_traced(
         self,
         tree: Tree,
@@ -830,75 +564,6 @@ class _Deferred:
 
 def _unread(eng: Engine, key: str) -> None:
     eng._unread.append(key)  # the weak entry in eng._pending is gone already
-
-
-# A flag per visited node, "1" for a leaf read once (see answer_/5 in
-# prolog/bridge/run.pl), as the bytes itertools.compress wants.
-_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
-
-
-def _result(fields: list[str], algorithm: str, names: bool) -> tuple[Result, list[str]]:
-    """Decode solve/9's answer; also the fields after it (trace events)."""
-    _, flag, best, value, nl, nv, np_ = fields[:7]
-    best_or_none = best if flag == "1" else None
-    if not names:
-        return Result(best=best_or_none, value=_parse_number(value), leaves=(), visited=(),
-                      pruned=(), engine="prolog", algorithm=algorithm,
-                      extra={"leaves_count": int(nl), "visited_count": int(nv)}), []
-    nv_, np2 = int(nv), int(np_)
-    if nl.startswith("f"):  # the leaves: the visited nodes flagged in one more field
-        visited = tuple(fields[7:7 + nv_])
-        pruned = tuple(fields[7 + nv_:7 + nv_ + np2])
-        flags = fields[7 + nv_ + np2]
-        leaves = tuple(itertools.compress(visited, flags.encode("ascii").translate(_FLAGS)))
-        if len(flags) != nv_ or len(leaves) != int(nl[1:]):
-            raise PrologError(f"malformed answer: {len(leaves)} leaves flagged, {nl[1:]} counted")
-        rest = fields[8 + nv_ + np2:]
-    else:
-        nl_ = int(nl)
-        items = fields[7:7 + nl_ + nv_ + np2]
-        leaves, visited, pruned = (tuple(items[:nl_]), tuple(items[nl_:nl_ + nv_]),
-                                   tuple(items[nl_ + nv_:]))
-        rest = fields[7 + nl_ + nv_ + np2:]
-    return Result(
-        best=best_or_none,
-        value=_parse_number(value),
-        leaves=leaves,
-        visited=visited,
-        pruned=pruned,
-        engine="prolog",
-        algorithm=algorithm,
-    ), rest
-
-
-def _trace_events(fields: list[str]) -> list[tuple[Any, ...]]:
-    """Decode solve_traced/8's event fields (see its PlDoc)."""
-    num = _parse_number
-    events: list[tuple[Any, ...]] = []
-    i = 0
-    while i < len(fields):
-        kind = fields[i]
-        if kind == "call":
-            events.append(("call", fields[i + 1], num(fields[i + 2]), num(fields[i + 3])))
-            i += 4
-        elif kind == "leaf":
-            events.append(("leaf", fields[i + 1], num(fields[i + 2])))
-            i += 3
-        elif kind == "bounds":
-            events.append(("bounds", fields[i + 1], *(num(f) for f in fields[i + 2:i + 7])))
-            i += 7
-        elif kind == "cut":
-            n = int(fields[i + 6])
-            events.append(("cut", fields[i + 1], num(fields[i + 2]), num(fields[i + 3]),
-                           num(fields[i + 4]), fields[i + 5], tuple(fields[i + 7:i + 7 + n])))
-            i += 7 + n
-        elif kind == "return":
-            best = fields[i + 3] if fields[i + 2] == "1" else None
-            events.append(("return", fields[i + 1], best, num(fields[i + 4])))
-            i += 5
-        else:
-            raise PrologError(f"unexpected trace field {kind!r}")
-    return events
 
 
 # -- the default engine ----------------------------------------------------

@@ -48,6 +48,7 @@ __all__ = ["Recorder", "access", "pruned", "siblings_alike", "sides"]
 # For an explicit Tree: who moves in each node, 1 for MAX (built once per tree).
 _MAX_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
 _MIN_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
+_SWAP = bytes.maketrans(b"\x00\x01", b"\x01\x00")  # MAX's flags into MIN's, in C
 
 
 def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], Any],
@@ -63,7 +64,7 @@ def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], A
             flags = _MAX_FLAGS[tree] = bytes(map(int, tree.sides))
         else:
             parity = (1, 0) if tree.root_side == "max" else (0, 1)  # depth % 2 -> MAX moves?
-            flags = _MAX_FLAGS[tree] = bytes(parity[d & 1] for d in tree.depth)
+            flags = _MAX_FLAGS[tree] = bytes(map(parity.__getitem__, map((1).__and__, tree.depth)))
     return tree.kids.__getitem__, tree.values.__getitem__, flags.__getitem__
 
 
@@ -76,7 +77,7 @@ def sides(tree: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
     if type(tree) is Tree:
         flags = _MIN_FLAGS.get(tree)
         if flags is None:
-            flags = _MIN_FLAGS[tree] = bytes(1 - f for f in _MAX_FLAGS[tree])
+            flags = _MIN_FLAGS[tree] = _MAX_FLAGS[tree].translate(_SWAP)
         return flags.__getitem__, max_to_move
     min_to_move = getattr(tree, "is_min", None)
     if min_to_move is None:
