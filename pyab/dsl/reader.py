@@ -27,11 +27,12 @@ from ..errors import DSLError
 from ..resources import compiled
 from ..text import number as number_text
 from ..tree import Number, Tree, TreeError, build, build_plain, nested_declarations, with_sides
-from .flatscan import scan
+from .flatscan import FAST, scan
 from .quoted import Bad as _Bad
 from .quoted import quote
 from .quoted import unquote as _unquote
-from .treescan import _HEAD, scan_list, scan_nested
+from . import treescan
+from .treescan import scan_list, scan_nested
 
 __all__ = ["dump", "load", "parse"]
 
@@ -193,8 +194,10 @@ def _fast(text: str) -> Tree | None:
 
 
 def _fast_python(text: str) -> Tree | None:
-    """The pure-Python fast paths (see :func:`_fast`)."""
-    start = _HEAD.match(text)
+    """The pure-Python fast paths (see :func:`_fast`); none on Python 3.10."""
+    if not FAST:
+        return None
+    start = treescan._HEAD.match(text)
     if text[start.end():start.end() + 1] == "[":  # type: ignore[union-attr]
         return scan_list(text)
     plain = scan(text)

@@ -26,22 +26,23 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Iterator
 
-from .flatscan import NAME, NUMBER, SIDE, SKIP, numbers, unquote
+from .flatscan import FAST, NAME, NUMBER, SIDE, SKIP, numbers, unquote
 from ..tree import Tree, plain_values_ok, with_sides
 
 __all__ = ["DeweyIndex", "DeweyNames", "scan_list", "scan_nested"]
 
 MARK = SIDE
-_HEAD = re.compile(rf"{SKIP}(?:(max|min)(?![A-Za-z0-9_]){SKIP}(?=[a-z'\[]))?")
-# the side mark ("max"/"min", the courses' sides per node), name, "= value"
-# of the node, then "(" (it has children) or the ")"s that close its
-# ancestors' lists, and the "," before its next sibling.  The mark is tried
-# first and given back when no name follows it (`a(max = 3)` names `max`).
-_NESTED = re.compile(
-    rf"{SKIP}(?:{MARK}{SKIP})?({NAME}){SKIP}(?:={SKIP}({NUMBER}){SKIP})?(\(|(?:\){SKIP})*+,?)|(.+)", re.S)
-# the "["s that open lists, a leaf's number, the "]"s and "," after it.
-_LIST = re.compile(rf"((?:\[{SKIP})*+)({NUMBER}){SKIP}((?:\]{SKIP})*+,?){SKIP}|(.+)", re.S)
-_COMMENT = re.compile(r"[#%][^\n]*+")  # in a run of brackets, commas and gaps: no quotes there
+if FAST:  # else scan_nested and scan_list leave every text to the compiled scanner and lark
+    _HEAD = re.compile(rf"{SKIP}(?:(max|min)(?![A-Za-z0-9_]){SKIP}(?=[a-z'\[]))?")
+    # the side mark ("max"/"min", the courses' sides per node), name, "= value"
+    # of the node, then "(" (it has children) or the ")"s that close its
+    # ancestors' lists, and the "," before its next sibling.  The mark is tried
+    # first and given back when no name follows it (`a(max = 3)` names `max`).
+    _NESTED = re.compile(
+        rf"{SKIP}(?:{MARK}{SKIP})?({NAME}){SKIP}(?:={SKIP}({NUMBER}){SKIP})?(\(|(?:\){SKIP})*+,?)|(.+)", re.S)
+    # the "["s that open lists, a leaf's number, the "]"s and "," after it.
+    _LIST = re.compile(rf"((?:\[{SKIP})*+)({NUMBER}){SKIP}((?:\]{SKIP})*+,?){SKIP}|(.+)", re.S)
+    _COMMENT = re.compile(r"[#%][^\n]*+")  # in a run of brackets, commas and gaps: no quotes there
 
 
 def _tree(names: Any, kids: tuple, texts: list[str], at: list[int], depth: list[int],
@@ -65,6 +66,8 @@ def scan_nested(text: str) -> Tree | None:
     >>> scan_nested("min a(b(e=3, f=12), 'c d' = 1 (h=2))").names
     ('a', 'b', 'e', 'f', 'c d', 'h')
     """
+    if not FAST:
+        return None
     items = _NESTED.findall(text)  # a side before the root is the root's mark
     if not items or items[0][3] != "(":
         return None  # a lone `a = 3` is the flat form
@@ -131,6 +134,8 @@ def scan_list(text: str) -> Tree | None:
     >>> scan_list("min [[3, 12], 8]").names
     ('r', 'r_1', 'r_1_1', 'r_1_2', 'r_2')
     """
+    if not FAST:
+        return None
     head = _HEAD.match(text)
     side = head.group(1) or "max"  # type: ignore[union-attr]
     items = _LIST.findall(text, head.end())  # type: ignore[union-attr]
