@@ -13,7 +13,7 @@ import sys
 
 # Command modules, in the order `pyab --help` lists them.
 COMMANDS = ["solve", "check", "facts", "repl", "trace", "show", "draw", "practice", "variants",
-            "experiment", "game", "grade", "examples", "where", "docs"]
+            "experiment", "game", "grade", "autograder", "examples", "where", "docs"]
 
 DESCRIPTION = """\
 Run Bratko's alpha-beta program (the course slides' alphabeta/5) in

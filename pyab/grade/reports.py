@@ -35,22 +35,43 @@ def _num(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(x, 4)
 
 
+UNIT = 10_000  # results.json's points are whole ten-thousandths, so that sums are exact
+
+
+def _apportion(parts: Sequence[float], total: float) -> list[int]:
+    """``parts`` in units that sum to exactly ``total``'s (the largest
+    remainders get the units rounding leaves over): five tests sharing 6
+    points are 1.2 each, seven are 0.8572 and six 0.8571."""
+    exact = [p * UNIT for p in parts]
+    units = [int(x) for x in exact]
+    left = round(total * UNIT) - sum(units)
+    for i in sorted(range(len(parts)), key=lambda i: units[i] - exact[i])[:max(left, 0)]:
+        units[i] += 1
+    return units
+
+
 def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
-    """One submission's results.json object."""
+    """One submission's results.json object.  The tests' ``max_score``s sum
+    exactly to the suite's points and the top ``score`` is exactly the sum
+    of the tests' (as decimals: whole ten-thousandths)."""
     tests = []
-    for t in result.tests:
-        entry: dict[str, Any] = {"name": t.name, "score": _num(t.score),
-                                 "max_score": _num(t.max_score), "output": t.output}
-        if t.status == "skipped":
-            entry["tags"] = ["skipped"]
-        else:
-            entry["status"] = t.status
-        tests.append(entry)
+    earned = 0
+    for g in result.groups:
+        for t, most in zip(g.tests, _apportion([t.max_score for t in g.tests], g.points)):
+            got = most if t.status == "passed" else min(most, max(0, round(t.score * UNIT)))
+            earned += got
+            entry: dict[str, Any] = {"name": t.name, "score": _num(got / UNIT),
+                                     "max_score": _num(most / UNIT), "output": t.output}
+            if t.status == "skipped":
+                entry["tags"] = ["skipped"]
+            else:
+                entry["status"] = t.status
+            tests.append(entry)
     failed = [t.name for t in result.tests if t.status == "failed"]
     output = (f"not graded: {result.error}" if result.error else
-              f"{_num(result.score)} of {_num(result.max_score)} points"
+              f"{_num(earned / UNIT)} of {_num(result.max_score)} points"
               + (f"; failed: {', '.join(failed)}" if failed else "; every test passed"))
-    return {"score": _num(result.score), "output": output,
+    return {"score": _num(earned / UNIT), "output": output,
             "execution_time": round(result.seconds), "tests": tests}
 
 
