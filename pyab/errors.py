@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "ProgramError", "PrologError",
-           "SearchTimeout"]
+           "SearchArgumentError", "SearchTimeout"]
 
 
 class Error(Exception):
