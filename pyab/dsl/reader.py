@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 from ..errors import DSLError
 from ..resources import compiled
 from ..text import number as number_text
-from ..tree import Number, Tree, TreeError, build, build_plain, nested_declarations, with_sides
+from ..tree import Number, Tree, TreeError, build, build_plain, build_preorder, nested_declarations
 from .flatscan import FAST, scan
 from .quoted import Bad as _Bad
 from .quoted import quote
@@ -172,10 +172,9 @@ def _parser() -> _Parser:
 _cscan = compiled("dsl._cscan")
 
 
-def _from_arrays(arrays: tuple) -> Tree:
+def _from_arrays(arrays: tuple) -> Tree | None:
     names, kids, values, index, depth, side, marks = arrays
-    tree = Tree(names=names, kids=kids, values=values, root_side=side, index=index, depth=depth)
-    return with_sides(tree, [(names[i], s, (0, 0)) for i, s in marks]) if marks else tree
+    return build_preorder(names, kids, values, side, index, depth, marks or (), scanned=True)
 
 
 def _fast(text: str) -> Tree | None:

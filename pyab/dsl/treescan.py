@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Iterator
 
 from .flatscan import FAST, NAME, NUMBER, SIDE, SKIP, numbers, unquote
-from ..tree import Tree, plain_values_ok, with_sides
+from ..tree import Tree, build_preorder
 
 __all__ = ["DeweyIndex", "DeweyNames", "scan_list", "scan_nested"]
 
@@ -46,18 +46,16 @@ if FAST:  # else scan_nested and scan_list leave every text to the compiled scan
 
 
 def _tree(names: Any, kids: tuple, texts: list[str], at: list[int], depth: list[int],
-          side: str, index: Any = None) -> Tree | None:
-    """The Tree of the arrays, with build()'s checks on the values (names
-    are checked by the caller)."""
+          side: str, index: Any = None, marks: list[tuple[int, str]] | None = None) -> Tree | None:
+    """The Tree of the arrays (the value texts are numbers' tokens, of the
+    nodes ``at``), through the builder's pre-order mode, which checks it."""
     vals = numbers(texts)
-    if vals is None or not plain_values_ok(vals):
+    if vals is None:
         return None
     values: list[Any] = [None] * len(kids)
     for i, v in zip(at, vals):
         values[i] = v
-    return Tree(names=names, kids=kids, values=tuple(values), root_side=side,
-                index=index if index is not None else dict(zip(names, range(len(names)))),
-                depth=tuple(depth))
+    return build_preorder(names, kids, values, side, index, tuple(depth), marks or ())
 
 
 def scan_nested(text: str) -> Tree | None:
@@ -116,16 +114,7 @@ def scan_nested(text: str) -> Tree | None:
         names = [unquote(n) if n[0] == "'" else n for n in names]  # type: ignore[misc]
         if None in names:
             return None
-        try:
-            "".join(names).encode("utf-8")  # a lone surrogate from an escape
-        except UnicodeEncodeError:
-            return None
-    if len(set(names)) != len(names):
-        return None  # a duplicate: lark names both places
-    tree = _tree(tuple(names), tuple(map(tuple, kids)), texts, at, depth, "max")
-    if tree is None or not marks:
-        return tree
-    return with_sides(tree, [(names[i], side, (0, 0)) for i, side in marks])
+    return _tree(names, tuple(map(tuple, kids)), texts, at, depth, "max", None, marks)
 
 
 def scan_list(text: str) -> Tree | None:
