@@ -228,3 +228,17 @@ def test_an_installed_pyab_without_a_checkout_asks_for_the_sdist(tmp_path, monke
     with pytest.raises(AutograderError, match="--sdist"):
         autograder.gradescope_zip(EXAMPLE / "suite.toml", tmp_path / "a.zip")
     assert not (tmp_path / "a.zip").exists()
+
+
+def test_shares_sum_exactly():
+    """Seven tests sharing 6 points: as written, their max_scores and the
+    scores of a submission passing four of them add up exactly."""
+    from pyab.grade.reports import gradescope_json
+    from pyab.grade.run import GroupResult, SubmissionResult, TestResult
+    tests = [TestResult(f"t{i}", 6 / 7 if i < 4 else 0.0, 6 / 7, "passed" if i < 4 else "failed")
+             for i in range(7)]
+    res = json.loads(json.dumps(gradescope_json(SubmissionResult("s", [GroupResult("g", 6, tests)]))),
+                     parse_float=Decimal)
+    assert sum(Decimal(t["max_score"]) for t in res["tests"]) == 6
+    assert sum(Decimal(t["score"]) for t in res["tests"]) == res["score"]
+    assert abs(res["score"] - Decimal(24) / 7) < Decimal("0.0005")
