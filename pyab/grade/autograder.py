@@ -59,7 +59,7 @@ def suite_files(suite: Suite) -> tuple[Path, list[Path]]:
     return base, files
 
 
-def unconfined(text: str, path: str) -> str | None:
+def unconfined(text: str) -> str | None:
     """The suite's text with ``untrusted = true`` in ``[grader]`` turned
     false, or None when it does not ask for the sandbox."""
     table = re.search(r"^\s*\[grader\]\s*(?:#[^\n]*)?$(.*?)(?=^\s*\[|\Z)", text, re.M | re.S)
@@ -92,10 +92,10 @@ def sdist_of_checkout(dest: Path) -> Path:
     return made[0]
 
 
-def _stage(suite_path: str | Path, sdist: str | Path | None, dest: Path) -> tuple[Suite, str, str, bool]:
-    """The suite, its files and the sdist copied under ``dest``: (the suite,
-    its path under dest, the sdist's name, whether an unconfined twin was
-    written)."""
+def _stage(suite_path: str | Path, sdist: str | Path | None, dest: Path) -> tuple[str, str, bool]:
+    """The suite, its files and the sdist copied under ``dest``: (the
+    suite's path under dest, the sdist's name, whether an unconfined twin
+    was written)."""
     suite = load_suite(suite_path)
     base, files = suite_files(suite)
     for f in files:
@@ -104,7 +104,7 @@ def _stage(suite_path: str | Path, sdist: str | Path | None, dest: Path) -> tupl
         shutil.copyfile(f, target)
     inner = (dest / BUNDLE / Path(suite.path).resolve().relative_to(base))
     text = inner.read_text(encoding="utf-8")
-    twin = unconfined(text, suite.path)
+    twin = unconfined(text)
     if twin is None and suite.grader.untrusted:
         raise AutograderError(f"{suite.path}: untrusted = true not found as a plain line of [grader]; "
                               "write it so (`untrusted = true`) for pyab autograder")
@@ -118,7 +118,7 @@ def _stage(suite_path: str | Path, sdist: str | Path | None, dest: Path) -> tupl
     if not (archive.is_file() and archive.name.startswith("pyab-") and archive.name.endswith(".tar.gz")):
         raise AutograderError(f"--sdist {archive}: not pyab's source archive (pyab-VERSION.tar.gz)")
     shutil.copyfile(archive, dest / archive.name)
-    return suite, inner.relative_to(dest).as_posix(), archive.name, twin is not None
+    return inner.relative_to(dest).as_posix(), archive.name, twin is not None
 
 
 SETUP_SH = """\
@@ -189,7 +189,7 @@ def gradescope_zip(suite_path: str | Path, out: str | Path, sdist: str | Path | 
     with tempfile.TemporaryDirectory(prefix="pyab-autograder-") as tmp:
         stage = Path(tmp) / "zip"
         stage.mkdir()
-        _, inner, archive, twin = _stage(suite_path, sdist, stage)
+        inner, archive, twin = _stage(suite_path, sdist, stage)
         for name, text in _scripts(inner, archive, twin).items():
             (stage / name).write_text(text, encoding="utf-8")
         names = ["setup.sh", "run_autograder", archive] + sorted(
@@ -256,7 +256,7 @@ def github_classroom(suite_path: str | Path, repo: str | Path, sdist: str | Path
     if bundle.exists():
         shutil.rmtree(bundle)
     bundle.mkdir(parents=True)
-    _, inner, archive, _ = _stage(suite_path, sdist, bundle)
+    inner, archive, _ = _stage(suite_path, sdist, bundle)
     shutil.rmtree(bundle / "build", ignore_errors=True)
     flow = repo / ".github" / "workflows" / "classroom.yml"
     flow.parent.mkdir(parents=True, exist_ok=True)

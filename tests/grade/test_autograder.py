@@ -172,13 +172,13 @@ def test_without_user_namespaces_it_grades_unconfined_and_says_so(autograder):
 def test_the_unconfined_twin_differs_only_in_the_sandbox():
     from pyab.grade.autograder import unconfined
     text = (EXAMPLE / "suite.toml").read_text()
-    twin = unconfined(text, "suite.toml")
+    twin = unconfined(text)
     changed = [(a, b) for a, b in zip(text.splitlines(), twin.splitlines()) if a != b]
     assert len(changed) == 1 and changed[0][0].startswith("untrusted = true")
     assert changed[0][1].startswith("untrusted = false")
-    assert unconfined(text.replace("untrusted = true", "untrusted = false"), "s") is None
+    assert unconfined(text.replace("untrusted = true", "untrusted = false")) is None
     # a key of the same name in a later table is not the grader's
-    assert unconfined("[grader]\nroute = 'python'\n[[tests]]\nuntrusted = true\n", "s") is None
+    assert unconfined("[grader]\nroute = 'python'\n[[tests]]\nuntrusted = true\n") is None
 
 
 def test_github_classroom_workflow(tmp_path):
