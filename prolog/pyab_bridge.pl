@@ -1,23 +1,5 @@
 :- module(pyab_bridge,
-          [ load_tree/2,        % +Module, +FactText
-            load_packed/3,      % +Module, +Names, +Shape
-            load_claim/1,       % +Module
-            load_finish/1,      % +Module
-            load_rules/3,       % +Module, +RulesFile, +ParamText
-            rules_mode/2,       % +Module, +Mode
-            solve/9,            % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, -Out
-            solve_deferred/10,  % +Tree, +Prog, +File, +Alg, +Root, +Alpha, +Beta, +Opts, +Key, -Out
-            solve_packed/11,    % +Tree, +Prog, +File, +Alg, +Names, +Shape, +Root, +Alpha, +Beta, +Opts, -Out
-            deferred_answer/2,  % +Key, -Out
-            deferred_free/1,    % +Key
-            solve_traced/8,     % +Tree, +Prog, +File, +Root, +Alpha, +Beta, +Opts, -Out
-            answer_lists/6,     % +Out, -Head, -Leaves, -Visited, -Pruned, -Rest
-            recycle/1,          % +Module
-            drop/1,             % +Module
-            entry/8,            % ?Alg, ?Root, ?Alpha, ?Beta, ?Depth, ?Best, ?Val, -Goal
-            algorithm/3,        % ?Name, ?PrologFile, ?EntryText
-            algorithms_text/1,  % -Text
-            live_modules/1,     % -Count
+          [ algorithms_text/1,  % -Text
             live_modules_text/1,     % -Text
             resource_counts_text/1,  % -Text
             message_text/2      % +Error, -Text
@@ -37,13 +19,17 @@ prolog/bridge/, that depend on each other in one direction only:
   - run.pl: the registry of algorithms (prolog/algorithms.json), one
     search and one traced search, and their answers.
 
+This module exports its own four predicates and, by reexport/1, every
+predicate of store.pl and run.pl (what Python calls: load_tree/2, solve/9,
+deferred_answer/2, drop/1, ...).
+
 An error is not turned into text on this side: it reaches Python as the
 exception of the query, and message_text/2 gives SWI-Prolog's words for it.
 */
 
 :- use_module(library(lists)).
-:- use_module(bridge/store).
-:- use_module(bridge/run).
+:- reexport(bridge/store).
+:- reexport(bridge/run).
 
 %!  algorithms_text(-Text) is det.
 %
@@ -53,9 +39,17 @@ algorithms_text(Text) :-
     findall(Name, algorithm(Name, _, _), Names),
     atomic_list_concat(Names, '\u0000', Text).
 
+%!  live_modules_text(-Text) is det.
+%
+%   live_modules/1's count as a string.
+
 live_modules_text(Text) :-
     live_modules(Count),
     number_string(Count, Text).
+
+%!  resource_counts_text(-Text) is det.
+%
+%   resource_counts/1's text (the bridge's modules, clauses and records).
 
 resource_counts_text(Text) :-
     resource_counts(Text).

@@ -11,9 +11,11 @@ import argparse
 import importlib
 import sys
 
+from .errors import Error
+
 # Command modules, in the order `pyab --help` lists them.
 COMMANDS = ["solve", "check", "facts", "repl", "trace", "show", "draw", "practice", "variants",
-            "experiment", "game", "grade", "examples", "where", "docs"]
+            "experiment", "game", "grade", "autograder", "examples", "where", "docs"]
 
 DESCRIPTION = """\
 Run Bratko's alpha-beta program (the course slides' alphabeta/5) in
@@ -47,7 +49,7 @@ exit codes: 0 success, 1 a failed check, 2 bad input or usage,
 """
 
 
-class UsageError(Exception):
+class UsageError(Error):
     """A command line argparse refuses (raised instead of its exit, so that
     --json can answer with JSON too)."""
 
@@ -113,7 +115,7 @@ def _error_json(err: BaseException) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     from .commands import _common
-    from .errors import Error, Mismatch, ProgramError
+    from .errors import Mismatch, ProgramError
     from .text import printable
 
     argv = _join_signed(sys.argv[1:] if argv is None else argv)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = ["ArgumentError", "DSLError", "Error", "Mismatch", "NoStaticValue", "ProgramError",
-           "PrologError", "SearchTimeout"]
+           "PrologError", "SearchArgumentError", "SearchTimeout", "SetupError"]
 
 
 class Error(Exception):

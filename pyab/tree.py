@@ -8,13 +8,19 @@ may carry one too, for depth-limited searches).  Each node has a side to
 move: ``root_side`` at the root and, unless a node is marked otherwise
 (``sides``), the opposite of its parent's, so sides alternate by depth.
 
-All validation lives in :func:`build`; the DSL and the generators only
-collect declarations and hand them over.
+All validation lives here: :func:`build` takes declarations (the DSL and
+the generators only collect them and hand them over); its fast modes,
+:func:`build_plain` and :func:`build_preorder`, take what the scanners
+read in bulk and answer None for anything :func:`build` would refuse, which
+then names the problem.
 """
 
 from __future__ import annotations
 
 import math
+from functools import partial
+from itertools import compress
+from operator import is_not, not_
 from typing import Any, Callable, Iterator, Sequence, Union
 
 from .errors import Error
@@ -23,7 +29,8 @@ from .frozen import REQUIRED, Frozen
 Number = Union[int, float]
 Pos = tuple[int, int]  # (line, column), 1-based; (0, 0) when unknown
 
-__all__ = ["Number", "Tree", "TreeError", "build", "check_window", "from_nested", "nested_declarations"]
+__all__ = ["Number", "Tree", "TreeError", "build", "build_plain", "build_preorder", "check_window", "from_nested",
+           "nested_declarations"]
 
 
 #: What a search runs on: a :class:`Tree`, or a tree given by rules with the
@@ -372,6 +379,59 @@ def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: 
         index=order,
         depth=tuple(depth),
     )
+
+
+def _preorder_values_ok(values: Sequence[Number | None], kids: tuple[tuple[int, ...], ...]) -> bool:
+    if None in compress(values, map(not_, kids)):
+        return False  # a leaf without a value
+    given = list(filter(partial(is_not, None), values))
+    return not given or plain_values_ok(given)
+
+
+def build_preorder(names: Sequence[str], kids: tuple[tuple[int, ...], ...], values: Sequence[Number | None],
+                   root_side: str = "max", index: Any = None, depth: tuple[int, ...] | None = None,
+                   marks: Sequence[tuple[int, str]] = (), scanned: bool = False) -> "Tree | None":
+    """:func:`build`'s mode for a scanner that reads a tree in pre-order
+    (the nested and the list form, and the compiled scanner's every form):
+    the Tree of the arrays, or None when :func:`build` would refuse them.
+    ``kids`` are child ids, each above its parent's (the scanner's own
+    stack makes them so); ``index`` (name -> id) and ``depth`` are taken when
+    the scanner has them; ``marks``: (id, side) for the nodes written with a
+    side.  Bulk checks only (C-speed passes over the arrays).  ``scanned``:
+    the arrays come from the compiled scanner (pyab/dsl/_cscan.c), which
+    applies :func:`plain_values_ok`'s rules, a value on every leaf and
+    valid names itself (tests/dsl/test_cscan.py holds it to the same
+    answers): only the shape is checked then, which keeps the compiled
+    path's speed (the value and name passes cost it a fifth).
+
+    >>> build_preorder(("a", "b", "c"), ((1, 2), (), ()), (None, 1, 2)).kids
+    ((1, 2), (), ())
+    >>> build_preorder(("a", "b", "b"), ((1, 2), (), ()), (None, 1, 2)) is None
+    True
+    """
+    n = len(names)
+    if root_side not in ("max", "min") or not n or len(kids) != n or len(values) != n:
+        return None
+    if not scanned and not _preorder_values_ok(values, kids):
+        return None
+    if not scanned and isinstance(names, (tuple, list)):  # else names spelled on demand (list-form Dewey names)
+        try:
+            joined = "".join(names)  # every name a str
+            if "\0" in joined:
+                return None
+            joined.encode("utf-8")
+        except (TypeError, UnicodeEncodeError):
+            return None  # not text, NUL, or a lone surrogate
+        names = tuple(names)
+    if index is None:
+        index = dict(zip(names, range(n)))
+    if len(index) != n:
+        return None  # a name written twice
+    tree = Tree(names=names, kids=kids, values=tuple(values),  # type: ignore[arg-type]  # a tuple or DeweyNames
+                root_side=root_side, index=index, depth=depth)
+    if marks:
+        return with_sides(tree, [(names[i], side, (0, 0)) for i, side in marks])
+    return tree
 
 
 def build(

@@ -108,6 +108,13 @@ provided(staticval, 2).
 provided(max_to_move, 1).
 provided(min_to_move, 1).
 
+%!  main is det.
+%
+%   The child's life: read the command line (`[--untrusted] PROGRAM.pl`
+%   after `--`), take the parent's streams, load the program (vetted
+%   clause by clause under --untrusted), then answer the parent's jobs
+%   until its input ends.  Halts with status 2 on a bad command line.
+
 main :-
     current_prolog_flag(argv, Argv),
     (   append(Opts, [File], Argv)
@@ -154,12 +161,23 @@ take_streams_ :-
 
 :- dynamic node_/6, asked_/1.
 
+%!  moves(+Pos, -Moves) is semidet.
+%
+%   Moves are the children of Pos in the shipped tree, in order; fails at
+%   a leaf.  Recorded as asked.  A Pos not given yet ends the search.
+
 moves(Pos, Moves) :-
     given_node_(moves, Pos, Id, Kids, _, _),
     C is Id*3,
     assertz(asked_(C)),
     Kids \== [],
     Moves = Kids.
+
+%!  staticval(+Pos, -Val) is det.
+%
+%   Val is the static value of Pos.  Recorded as asked.  Asked of a node
+%   without one (an inner node), or of a Pos not given yet, it ends the
+%   search: only a wrong search asks so.
 
 staticval(Pos, Val) :-
     given_node_(staticval, Pos, Id, _, Val0, _),
@@ -170,9 +188,13 @@ staticval(Pos, Val) :-
         Val = Val0
     ).
 
-%   The sides are two, so MIN is to move exactly where MAX is not: one
-%   question, recorded the first time a node's side is asked (it never
-%   changes), serves both tests.
+%!  max_to_move(+Pos) is semidet.
+%!  min_to_move(+Pos) is semidet.
+%
+%   True when MAX (MIN) is to move at Pos.  The sides are two, so MIN is to
+%   move exactly where MAX is not: one question, recorded the first time a
+%   node's side is asked (it never changes), serves both tests.  A Pos not
+%   given yet ends the search.
 
 max_to_move(Pos) :-
     side_(Pos, Max),

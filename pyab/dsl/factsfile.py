@@ -30,9 +30,11 @@ from .quoted import Bad, unquote
 
 __all__ = ["load", "parse"]
 
+# An escape is taken whole, never given back: `(?=(?P<escape>...))(?P=escape)`
+# is the atomic group `(?>...)`, which `re` has only from Python 3.11.
 _TOKEN = re.compile(r"""
     (?P<space>\s+|%[^\n]*|/\*.*?\*/)
-  | (?P<quoted>'(?:[^'\\\n]|\\(?>[0-7]+\\|x[0-9a-fA-F]+\\|[^\n])|'')*')
+  | (?P<quoted>'(?:[^'\\\n]|\\(?=(?P<escape>[0-7]+\\|x[0-9a-fA-F]+\\|[^\n]))(?P=escape)|'')*')
   | (?P<number>-?[0-9]+(?:\.[0-9]+(?:[eE][+-]?[0-9]+|Inf|NaN)?|[eE][+-]?[0-9]+)?)
   | (?P<atom>[a-z][A-Za-z0-9_]*)
   | (?P<var>[A-Z_][A-Za-z0-9_]*)

@@ -22,14 +22,20 @@ The pieces below (``WS``, ``NAME``, ``QUOTED``, ``NUMBER``) are lark's
 terminals from ``grammar.lark``, written with possessive quantifiers so that
 a name or a number is always the longest one, as lark's lexer takes it
 (``a -> xy = 3`` is refused, not read as ``a -> x`` and ``y = 3``).
+Both came to ``re`` in Python 3.11: on 3.10 these scanners are off
+(:data:`FAST` is false) and every text goes to the compiled scanner, then
+to lark.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
-__all__ = ["scan", "unquote"]
+__all__ = ["FAST", "scan", "unquote"]
+
+FAST = sys.version_info >= (3, 11)  # possessive quantifiers and atomic groups in `re`
 
 # lark's common.WS and COMMENT, any number of them (an "ignore" run).
 SKIP = r"(?:[ \t\f\r\n]++|[#%][^\n]*+)*+"
@@ -51,13 +57,14 @@ def _patterns(name: str, skip: str) -> tuple[re.Pattern[str], re.Pattern[str], r
 # Any flat text.  After a full match, one findall of _DECL from the end of the
 # side keyword yields every declaration in order: each match starts where the
 # last ended (the text is known to be a run of declarations and gaps).
-_FLAT, _DECL, _, _ = _patterns(NAME, SKIP)
-# Text without quotes or comments (the common case, a fifth faster): bare
-# names and white space only, so the edges and the values can be picked out
-# by two findalls that may skip what lies between them.
-_PLAIN, _, _EDGES, _VALUES = _patterns(BARE, r"[ \t\f\r\n]*+")
-_COMMENT = re.compile(r"[#%][^\n]*+")
-_KID = re.compile(rf"[#%][^\n]*+|({NAME})")  # comments inside a child list are skipped
+if FAST:
+    _FLAT, _DECL, _, _ = _patterns(NAME, SKIP)
+    # Text without quotes or comments (the common case, a fifth faster): bare
+    # names and white space only, so the edges and the values can be picked out
+    # by two findalls that may skip what lies between them.
+    _PLAIN, _, _EDGES, _VALUES = _patterns(BARE, r"[ \t\f\r\n]*+")
+    _COMMENT = re.compile(r"[#%][^\n]*+")
+    _KID = re.compile(rf"[#%][^\n]*+|({NAME})")  # comments inside a child list are skipped
 
 
 def unquote(name: str) -> str | None:
@@ -105,6 +112,8 @@ def scan(text: str) -> tuple[dict[str, list[str]], dict[str, Any], str] | None:
     >>> scan("a(b=1)") is None
     True
     """
+    if not FAST:
+        return None
     if "'" not in text:
         if "#" in text or "%" in text:
             text = _COMMENT.sub("", text)  # no quotes, so a # or % starts a comment

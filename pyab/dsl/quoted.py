@@ -10,6 +10,8 @@ import functools
 import re
 from typing import Any
 
+from ..errors import Error
+
 __all__ = ["Bad", "quote", "unquote"]
 
 _ESCAPE = re.compile(
@@ -20,7 +22,7 @@ _SIMPLE = {"\\": "\\", "'": "'", '"': '"', "`": "`", "n": "\n", "t": "\t",
            "s": " "}
 
 
-class Bad(Exception):
+class Bad(Error):
     """A problem found inside the transformer, with its token."""
 
     def __init__(self, message: str, token: Any):

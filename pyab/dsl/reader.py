@@ -26,12 +26,13 @@ if TYPE_CHECKING:
 from ..errors import DSLError
 from ..resources import compiled
 from ..text import number as number_text
-from ..tree import Number, Tree, TreeError, build, build_plain, nested_declarations, with_sides
-from .flatscan import scan
+from ..tree import Number, Tree, TreeError, build, build_plain, build_preorder, nested_declarations
+from .flatscan import FAST, scan
 from .quoted import Bad as _Bad
 from .quoted import quote
 from .quoted import unquote as _unquote
-from .treescan import _HEAD, scan_list, scan_nested
+from . import treescan
+from .treescan import scan_list, scan_nested
 
 __all__ = ["dump", "load", "parse"]
 
@@ -171,10 +172,9 @@ def _parser() -> _Parser:
 _cscan = compiled("dsl._cscan")
 
 
-def _from_arrays(arrays: tuple) -> Tree:
+def _from_arrays(arrays: tuple) -> Tree | None:
     names, kids, values, index, depth, side, marks = arrays
-    tree = Tree(names=names, kids=kids, values=values, root_side=side, index=index, depth=depth)
-    return with_sides(tree, [(names[i], s, (0, 0)) for i, s in marks]) if marks else tree
+    return build_preorder(names, kids, values, side, index, depth, marks or (), scanned=True)
 
 
 def _fast(text: str) -> Tree | None:
@@ -193,8 +193,10 @@ def _fast(text: str) -> Tree | None:
 
 
 def _fast_python(text: str) -> Tree | None:
-    """The pure-Python fast paths (see :func:`_fast`)."""
-    start = _HEAD.match(text)
+    """The pure-Python fast paths (see :func:`_fast`); none on Python 3.10."""
+    if not FAST:
+        return None
+    start = treescan._HEAD.match(text)
     if text[start.end():start.end() + 1] == "[":  # type: ignore[union-attr]
         return scan_list(text)
     plain = scan(text)

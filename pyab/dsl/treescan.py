@@ -26,37 +26,36 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Iterator
 
-from .flatscan import NAME, NUMBER, SIDE, SKIP, numbers, unquote
-from ..tree import Tree, plain_values_ok, with_sides
+from .flatscan import FAST, NAME, NUMBER, SIDE, SKIP, numbers, unquote
+from ..tree import Tree, build_preorder
 
 __all__ = ["DeweyIndex", "DeweyNames", "scan_list", "scan_nested"]
 
 MARK = SIDE
-_HEAD = re.compile(rf"{SKIP}(?:(max|min)(?![A-Za-z0-9_]){SKIP}(?=[a-z'\[]))?")
-# the side mark ("max"/"min", the courses' sides per node), name, "= value"
-# of the node, then "(" (it has children) or the ")"s that close its
-# ancestors' lists, and the "," before its next sibling.  The mark is tried
-# first and given back when no name follows it (`a(max = 3)` names `max`).
-_NESTED = re.compile(
-    rf"{SKIP}(?:{MARK}{SKIP})?({NAME}){SKIP}(?:={SKIP}({NUMBER}){SKIP})?(\(|(?:\){SKIP})*+,?)|(.+)", re.S)
-# the "["s that open lists, a leaf's number, the "]"s and "," after it.
-_LIST = re.compile(rf"((?:\[{SKIP})*+)({NUMBER}){SKIP}((?:\]{SKIP})*+,?){SKIP}|(.+)", re.S)
-_COMMENT = re.compile(r"[#%][^\n]*+")  # in a run of brackets, commas and gaps: no quotes there
+if FAST:  # else scan_nested and scan_list leave every text to the compiled scanner and lark
+    _HEAD = re.compile(rf"{SKIP}(?:(max|min)(?![A-Za-z0-9_]){SKIP}(?=[a-z'\[]))?")
+    # the side mark ("max"/"min", the courses' sides per node), name, "= value"
+    # of the node, then "(" (it has children) or the ")"s that close its
+    # ancestors' lists, and the "," before its next sibling.  The mark is tried
+    # first and given back when no name follows it (`a(max = 3)` names `max`).
+    _NESTED = re.compile(
+        rf"{SKIP}(?:{MARK}{SKIP})?({NAME}){SKIP}(?:={SKIP}({NUMBER}){SKIP})?(\(|(?:\){SKIP})*+,?)|(.+)", re.S)
+    # the "["s that open lists, a leaf's number, the "]"s and "," after it.
+    _LIST = re.compile(rf"((?:\[{SKIP})*+)({NUMBER}){SKIP}((?:\]{SKIP})*+,?){SKIP}|(.+)", re.S)
+    _COMMENT = re.compile(r"[#%][^\n]*+")  # in a run of brackets, commas and gaps: no quotes there
 
 
 def _tree(names: Any, kids: tuple, texts: list[str], at: list[int], depth: list[int],
-          side: str, index: Any = None) -> Tree | None:
-    """The Tree of the arrays, with build()'s checks on the values (names
-    are checked by the caller)."""
+          side: str, index: Any = None, marks: list[tuple[int, str]] | None = None) -> Tree | None:
+    """The Tree of the arrays (the value texts are numbers' tokens, of the
+    nodes ``at``), through the builder's pre-order mode, which checks it."""
     vals = numbers(texts)
-    if vals is None or not plain_values_ok(vals):
+    if vals is None:
         return None
     values: list[Any] = [None] * len(kids)
     for i, v in zip(at, vals):
         values[i] = v
-    return Tree(names=names, kids=kids, values=tuple(values), root_side=side,
-                index=index if index is not None else dict(zip(names, range(len(names)))),
-                depth=tuple(depth))
+    return build_preorder(names, kids, values, side, index, tuple(depth), marks or ())
 
 
 def scan_nested(text: str) -> Tree | None:
@@ -65,6 +64,8 @@ def scan_nested(text: str) -> Tree | None:
     >>> scan_nested("min a(b(e=3, f=12), 'c d' = 1 (h=2))").names
     ('a', 'b', 'e', 'f', 'c d', 'h')
     """
+    if not FAST:
+        return None
     items = _NESTED.findall(text)  # a side before the root is the root's mark
     if not items or items[0][3] != "(":
         return None  # a lone `a = 3` is the flat form
@@ -113,16 +114,7 @@ def scan_nested(text: str) -> Tree | None:
         names = [unquote(n) if n[0] == "'" else n for n in names]  # type: ignore[misc]
         if None in names:
             return None
-        try:
-            "".join(names).encode("utf-8")  # a lone surrogate from an escape
-        except UnicodeEncodeError:
-            return None
-    if len(set(names)) != len(names):
-        return None  # a duplicate: lark names both places
-    tree = _tree(tuple(names), tuple(map(tuple, kids)), texts, at, depth, "max")
-    if tree is None or not marks:
-        return tree
-    return with_sides(tree, [(names[i], side, (0, 0)) for i, side in marks])
+    return _tree(names, tuple(map(tuple, kids)), texts, at, depth, "max", None, marks)
 
 
 def scan_list(text: str) -> Tree | None:
@@ -131,6 +123,8 @@ def scan_list(text: str) -> Tree | None:
     >>> scan_list("min [[3, 12], 8]").names
     ('r', 'r_1', 'r_1_1', 'r_1_2', 'r_2')
     """
+    if not FAST:
+        return None
     head = _HEAD.match(text)
     side = head.group(1) or "max"  # type: ignore[union-attr]
     items = _LIST.findall(text, head.end())  # type: ignore[union-attr]

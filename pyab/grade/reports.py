@@ -75,7 +75,9 @@ def _num(x: float) -> float | int:
 
 
 def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
-    """One submission's results.json object."""
+    """One submission's results.json object.  The tests' ``max_score``s sum
+    exactly to the suite's points and the top ``score`` is exactly the sum
+    of the tests' (whole ten-thousandths: :func:`pyab.grade.run.apportion`)."""
     tests = []
     for t in result.tests:
         entry: dict[str, Any] = {"name": t.name, "score": _num(t.score),

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import ProgramError
+from ..errors import Error, ProgramError
 from ..text import capped
 from ..tree import Number
 from .cs188 import _cs188_group
@@ -39,6 +39,7 @@ SHRINK_SECONDS = 30.0  # and at most about this long (a slow program costs its t
 MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
 STARTUP = 5.0         # seconds a child's start-up may take on top of its first search's timeout
 DECIMALS = 4          # a test's score is rounded once, to this; the total is their sum
+UNIT = 10 ** DECIMALS  # points are whole ten-thousandths, so that sums are exact
 
 
 @dataclass
@@ -82,7 +83,7 @@ class SubmissionResult:
         return cls(data["name"], groups, data.get("seconds", 0.0), data.get("error", ""))
 
 
-class Refused(ValueError):
+class Refused(Error, ValueError):
     """The submission is refused: its program file is a link leaving its folder."""
 
 
@@ -222,7 +223,7 @@ class _Routes:
         self.open.clear()
 
 
-class _CannotRun(Exception):
+class _CannotRun(Error):
     """The program fails before any search: the group ends at once."""
 
     def __init__(self, verdict: Any) -> None:
@@ -354,14 +355,29 @@ def grade_submission(suite: Suite, submission: str | Path, name: str | None = No
             except Exception as err:  # one group's trouble: the others go on
                 routes.close()  # a child in an unknown state is not reused
                 group = _failed_group(g, err, program)
-            for t in group.tests:
-                t.score, t.max_score = round(t.score, DECIMALS), round(t.max_score, DECIMALS)
+            apportion(group)
             result.groups.append(group)
     finally:
         routes.close()
         restore()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def apportion(group: GroupResult) -> None:
+    """Round a group's tests once, to whole ten-thousandths, so that their
+    ``max_score``s sum exactly to the group's points (the largest remainders
+    get what rounding leaves over: seven tests sharing 6 points are one of
+    0.8572 and six of 0.8571) and a passed test earns exactly its maximum."""
+    parts = [t.max_score for t in group.tests]
+    exact = [p * UNIT for p in parts]
+    units = [int(x) for x in exact]
+    left = round(group.points * UNIT) - sum(units) if sum(parts) > 0 else 0
+    for i in sorted(range(len(parts)), key=lambda i: units[i] - exact[i])[:max(left, 0)]:
+        units[i] += 1
+    for t, most in zip(group.tests, units):
+        got = most if t.status == "passed" else min(most, max(0, round(t.score * UNIT)))
+        t.score, t.max_score = got / UNIT, most / UNIT
 
 
 def _failed_group(g: Group, err: Exception, program: Path) -> GroupResult:

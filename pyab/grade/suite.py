@@ -30,12 +30,17 @@ file and the line of the key (or of the table) it is about.
 from __future__ import annotations
 
 import re
-import tomllib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import Error
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the same parser, from PyPI (a dependency on 3.10 only)
+    import tomli as tomllib
 
 __all__ = ["GRADER_KEYS", "Grader", "Group", "Suite", "SuiteError", "TEST_KEYS", "load_suite"]
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..errors import ProgramError
+from ..errors import Error, ProgramError
 from ..result import Result, json_number
 from ..search.common import Recorder
 from ..tree import Number, Tree
@@ -62,7 +62,7 @@ _CLAIMS = ("crash", "invalid", "refused", "limit")  # the kinds pychild sends wi
 BUG_KINDS = ("inner-static-value", "not-a-child")
 
 
-class SearchBug(Exception):
+class SearchBug(Error):
     """The program's search went wrong in a way only a wrong search can:
     ``kind`` is one of :data:`BUG_KINDS`, ``reason`` one line."""
 

@@ -414,3 +414,24 @@ def test_compiled_load_gives_the_clauses_of_the_fact_text(tmp_path):
         clauses = len(t) + sum(1 for ks in t.kids if ks) + sum(v is not None for v in t.values)
         assert out == f"same {clauses}", (i, out)
     assert taken == len(_loader_trees()) - 2  # all but the two with ints beyond 64 bits
+
+
+@pytest.mark.parametrize("text", [
+    "min a -> b, 'c d'\nb = 3  'c d' = 2.5  # it's a comment",
+    "a(b(e=3, f=12), 'c d' = 1 (h=2))",
+    "max [[3, 12], 8]",
+])
+def test_without_the_regular_expressions_as_on_python_310(monkeypatch, text):
+    """Python 3.10's `re` has no possessive quantifiers: there the scanners
+    of flatscan and treescan stand aside (FAST is false) and the compiled
+    scanner or lark reads every text, to the same tree."""
+    from pyab.dsl import treescan
+    want = _outcome(dsl.parse, text, "t.tree")
+    monkeypatch.setattr(flatscan, "FAST", False)
+    monkeypatch.setattr(treescan, "FAST", False)
+    monkeypatch.setattr(dsl, "FAST", False)
+    assert flatscan.scan(text) is None and treescan.scan_nested(text) is None
+    assert treescan.scan_list(text) is None and dsl._fast_python(text) is None
+    assert _outcome(dsl.parse, text, "t.tree") == want
+    monkeypatch.setattr(dsl, "_cscan", None)
+    assert _outcome(dsl.parse, text, "t.tree") == want

@@ -184,7 +184,8 @@ def test_grade_takes_untrusted_and_timeout(tmp_path):
 
 def test_scores_sum_to_the_total(tmp_path):
     """Each test rounded once: the total is their sum (was 1 against three
-    tests of 0.3333, as 12.0834 against 12.0833 in a real class)."""
+    tests of 0.3333, as 12.0834 against 12.0833 in a real class), and the
+    tests' maxima sum to the group's points, so a full pass is a full point."""
     from conftest import ROOT, cs188_agent
     cases = tmp_path / "q3"
     cases.mkdir()
@@ -201,9 +202,10 @@ def test_scores_sum_to_the_total(tmp_path):
     r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(tmp_path / "alice"), "--out", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
     res = json.loads((out / "alice" / "results.json").read_text())
-    assert [t["score"] for t in res["tests"]] == [0.3333] * 3
-    assert res["score"] == 0.9999
-    assert _book(out)["alice"]["score"] == 0.9999
+    assert [t["score"] for t in res["tests"]] == [0.3334, 0.3333, 0.3333]
+    assert [t["max_score"] for t in res["tests"]] == [0.3334, 0.3333, 0.3333]
+    assert res["score"] == 1
+    assert _book(out)["alice"]["score"] == 1
 
 
 def test_a_program_that_cannot_import_gets_one_short_message(tmp_path):
