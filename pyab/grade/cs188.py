@@ -15,7 +15,8 @@ from typing import Any
 
 from ..errors import ProgramError
 from ..tree import Tree
-from .feedback import GroupResult, TestResult, _clean, _draw, _replay_program
+from .feedback import (MAX_TIMEOUTS, GroupResult, TestResult, _cannot_run, _clean, _draw,
+                       _replay_program)
 from .suite import Group, Suite
 
 
@@ -31,7 +32,12 @@ def _cs188_group(suite: Suite, g: Group, program: Path, routes: Any) -> GroupRes
     framework = suite.grader.framework
     games = [t for t in tests if t.cls == "PacmanGameTreeTest" and framework and t.solution]
     share = g.points / (len(graph) + len(games)) if graph or games else 0.0
+    stopped, stop_kind, timeouts = "", "", 0  # a program that cannot run or keeps hanging
     for t in tests:
+        if stopped and not t.skipped:  # one message for the group, not one a test
+            results.append(TestResult(f"{g.name}: {t.name}", 0.0, share, "failed",
+                                      f"not run: {stopped}", stop_kind, 0, 1))
+            continue
         if any(t is x for x in games):
             results.append(_game(suite, g, program, routes.get(t.alg, "strict-cut"), t, share))
             continue
@@ -67,6 +73,15 @@ def _cs188_group(suite: Suite, g: Group, program: Path, routes: Any) -> GroupRes
             lines, kind = [bug.reason], "disagree"
         except ProgramError as err:
             lines, kind = [f"your program failed ({err.kind}): {err.reason}"], err.kind
+            timeouts += err.kind == "timeout"
+            if _cannot_run(err):  # the same on every test: said once, without a tree
+                stopped, stop_kind = "your program cannot run (see this group's first test)", err.kind
+                lines = [f"your program cannot run ({err.kind}): {err.reason}"]
+                results.append(TestResult(f"{g.name}: {t.name}", 0.0, share, "failed",
+                                          _clean(lines[0], program, route.label), kind, 0, 1))
+                continue
+            if timeouts >= MAX_TIMEOUTS:
+                stopped, stop_kind = f"{MAX_TIMEOUTS} searches of this group timed out", "timeout"
         if lines:
             drawn = _draw(tree, t.algorithm, -math.inf, math.inf, t.plies)
             replay = _replay(suite, program, t)

@@ -6,11 +6,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..tree import Number, Tree
 from .suite import Grader
 
 __all__ = ["GroupResult", "TestResult"]
+
+
+MAX_TIMEOUTS = 3  # a group stops after this many timed-out searches (the rest fail)
+
+# Failures that come before any search, the same on every tree (a Python
+# file that fails to import, a Prolog file that fails to load, a command
+# that cannot start): the group stops at the first.
+_BEFORE_ANY_SEARCH = ("importing ", "the program could not be loaded", "cannot start ")
+
+
+def _cannot_run(err: Any) -> bool:
+    return err.kind == "refused" or any(s in err.reason for s in _BEFORE_ANY_SEARCH)
 
 
 @dataclass

@@ -28,7 +28,8 @@ from ..errors import Error, ProgramError
 from ..text import capped
 from ..tree import Number
 from .cs188 import _cs188_group
-from .feedback import GroupResult, TestResult, _clean, _draw, _replay_program
+from .feedback import (MAX_TIMEOUTS, GroupResult, TestResult, _cannot_run, _clean, _draw,
+                       _replay_program)
 from .suite import Group, Grader, Suite
 
 __all__ = ["GroupResult", "Refused", "SubmissionResult", "TestResult", "grade_path",
@@ -36,7 +37,6 @@ __all__ = ["GroupResult", "Refused", "SubmissionResult", "TestResult", "grade_pa
 
 SHRINK_BUDGET = 400   # searches spent shrinking a group's first failure
 SHRINK_SECONDS = 30.0  # and at most about this long (a slow program costs its timeout a try)
-MAX_TIMEOUTS = 3      # a group stops after this many timed-out searches (the rest fail)
 STARTUP = 5.0         # seconds a child's start-up may take on top of its first search's timeout
 DECIMALS = 4          # a test's score is rounded once, to this; the total is their sum
 UNIT = 10 ** DECIMALS  # points are whole ten-thousandths, so that sums are exact
@@ -171,16 +171,6 @@ def _settings(suite: Suite, g: Group, algorithm: str) -> Any:
     cs188 = suite.grader.interface == "cs188"
     compare = parse_compare(g.compare or suite.grader.compare or ("generated" if cs188 else "all"))
     return Settings(algorithm, g.depth, compare, g.agents)
-
-
-# Failures that come before any search, the same on every tree (a Python
-# file that fails to import, a Prolog file that fails to load, a command
-# that cannot start): the group stops at the first.
-_BEFORE_ANY_SEARCH = ("importing ", "the program could not be loaded", "cannot start ")
-
-
-def _cannot_run(err: Any) -> bool:
-    return err.kind == "refused" or any(s in err.reason for s in _BEFORE_ANY_SEARCH)
 
 
 CANNOT_RUN = "it cannot run at all"

@@ -424,3 +424,29 @@ def test_check_json_caps_a_huge_error_text(tmp_path):
     assert r.returncode == 3, r.stderr
     message = json.loads(r.stdout)["error"]["message"]
     assert 1000 < len(message) < 5000 and message.endswith("more characters)")
+
+
+def test_a_cs188_agent_that_cannot_import_gets_one_message_a_group(tmp_path):
+    """A cs188 group stops at an agent that cannot run: its first test says
+    why in a few words, without a tree or a replay; the others are not run
+    (on main every test drew the tree and printed the replay again)."""
+    from conftest import ROOT
+    cases = tmp_path / "q3"
+    cases.mkdir()
+    for stem in ("0-tied-root", "1-two-ghosts", "2-depth-limit"):
+        for suffix in (".test", ".solution"):
+            shutil.copy(ROOT / "tests" / "referee" / "cs188_tests" / (stem + suffix), cases)
+    (tmp_path / "suite.toml").write_text(
+        '[grader]\nroute = "python"\nentry = "AlphaBetaAgent"\ninterface = "cs188"\n'
+        'algorithm = "strict-cut"\ntimeout = 10\n\n[[tests]]\nname = "q3"\npoints = 1\ncs188 = "q3"\n')
+    (tmp_path / "carol").mkdir()
+    (tmp_path / "carol" / "multiAgents.py").write_text("import no_such_module_anywhere\n")
+    out = tmp_path / "out"
+    r = pyab_cli("grade", str(tmp_path / "suite.toml"), str(tmp_path / "carol"), "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    tests = json.loads((out / "carol" / "results.json").read_text())["tests"]
+    assert [t["status"] for t in tests] == ["failed"] * 3
+    first, *rest = [t["output"] for t in tests]
+    assert first.startswith("your program cannot run (crash): ") and "no_such_module_anywhere" in first
+    assert "replay it" not in first and "plies" not in first and len(first) < 700
+    assert all(o.startswith("not run: your program cannot run") for o in rest), rest
