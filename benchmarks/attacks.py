@@ -7,7 +7,7 @@ stdout is one valid JSON object (with --json), the first line of stderr.
     PYAB_SRC=/path/to/old/checkout python benchmarks/attacks.py   # another one's
     python benchmarks/attacks.py --probes   # the --python/--exec probes, both ways
 
-The "before" column of docs/grading.md is this table for the code before
+The "before" column of docs/sandbox.md is this table for the code before
 the child-process referee; the "after" column is this checkout's.  With
 ``--probes``, each probe of ``PROBES`` runs on ``--python`` and ``--exec``
 without and with ``--untrusted`` (bounded: the probes end by themselves;

@@ -5,7 +5,7 @@ what a contained run ends with: exit code and a word of the reason).  In
 the text ``@MARK@`` stands for a file the attack tries to create (the test
 checks it never appears) and ``@REF@`` for the reference program's path.
 Used by tests/referee/test_untrusted.py and benchmarks/attacks.py (the before/after
-table of docs/grading.md).
+table of docs/sandbox.md).
 """
 
 from __future__ import annotations

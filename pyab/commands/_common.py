@@ -133,7 +133,7 @@ def add_program(p: argparse.ArgumentParser) -> None:
                         "folder and limits (default --timeout 10, --memory 1024, 32 processes, "
                         "16 MB files, 64 open files, 1800 s in all); with --program its clauses "
                         "are also read, not consulted, and vetted by library(sandbox); "
-                        "pyab docs grading")
+                        "pyab docs grading-reference")
     g.add_argument("--memory", type=positive, default=None, metavar="MB",
                    help="the child process's address-space limit in MB (exit 3 when hit)")
 

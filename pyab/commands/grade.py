@@ -34,7 +34,8 @@ the run with every finished row kept.
 Exit 0 when every submission has a row, whatever its score or kind (a
 program that crashed, looped or was refused is a row saying so); 2 for a
 bad suite or usage (named with its file and line); 3 when pyab itself
-failed while grading a submission (its row says "internal").  See `pyab docs grading`.""",
+failed while grading a submission (its row says "internal").  See `pyab docs
+grading` (a class, start to finish) and `pyab docs grading-reference`.""",
         epilog="""\
 examples:
   pyab grade suite.toml submissions/*/ --out grades
@@ -42,7 +43,7 @@ examples:
   pyab grade --gradescope suite.toml      on Gradescope: /autograder/submission ->
                                           /autograder/results/results.json
                                           (the root: $PYAB_AUTOGRADER_ROOT, default /autograder)""")
-    p.add_argument("suite", metavar="SUITE.toml", help="the test suite (`pyab docs grading`: its keys)")
+    p.add_argument("suite", metavar="SUITE.toml", help="the test suite (`pyab docs grading-reference`: its keys)")
     p.add_argument("submissions", nargs="*", metavar="SUBMISSION",
                    help="a submission: a file, or a folder holding it")
     p.add_argument("--out", default="grades", metavar="DIR",
