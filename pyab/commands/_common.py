@@ -84,7 +84,7 @@ def add_window(p: argparse.ArgumentParser) -> None:
 # help (tests/cli/test_options_once.py holds this).
 
 def add_algorithm(p: Any, also: tuple[str, ...] = (), choices: tuple[str, ...] | None = None,
-                  default: str | None = "bratko", help: str | None = None) -> None:
+                  help: str | None = None) -> None:
     """--algorithm, one of pyab's algorithms (or ``choices``, a subset);
     ``also`` adds choices such as "all"."""
     from ..search import ALGORITHMS
@@ -92,7 +92,7 @@ def add_algorithm(p: Any, also: tuple[str, ...] = (), choices: tuple[str, ...] |
     unknown = set(names) - set(ALGORITHMS) - set(also)
     if unknown:
         raise ValueError(f"not pyab's algorithms: {sorted(unknown)}")
-    p.add_argument("--algorithm", default=default, choices=names, metavar="NAME",
+    p.add_argument("--algorithm", default="bratko", choices=names, metavar="NAME",
                    help=help or "which alpha-beta: " + ", ".join(names)
                    + " (default bratko, the slides' program)")
 

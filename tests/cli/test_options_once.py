@@ -92,6 +92,13 @@ def test_a_shared_option_has_one_type_everywhere(opt):
     assert len(kinds) == 1, f"{opt} differs between commands: {actions}"
 
 
+def test_a_command_narrows_the_algorithms_only_to_pyabs():
+    from pyab.commands import _common
+    _common.add_algorithm(argparse.ArgumentParser(), choices=("bratko", "minimax"))
+    with pytest.raises(ValueError, match="nosuch"):
+        _common.add_algorithm(argparse.ArgumentParser(), choices=("bratko", "nosuch"))
+
+
 def _refusal(capsys, argv: list[str]) -> str:
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
