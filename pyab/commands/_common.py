@@ -79,14 +79,80 @@ def add_window(p: argparse.ArgumentParser) -> None:
                    help="upper end of the window (number, or inf; default inf)")
 
 
-def add_algorithm(p: argparse.ArgumentParser, also: tuple[str, ...] = ()) -> None:
-    """--algorithm and --depth; ``also`` adds choices such as "all"."""
+# One function per option that several commands share: its name, type and
+# validation live here; a command passes only its own default, choices or
+# help (tests/cli/test_options_once.py holds this).
+
+def add_algorithm(p: Any, also: tuple[str, ...] = (), choices: tuple[str, ...] | None = None,
+                  help: str | None = None) -> None:
+    """--algorithm, one of pyab's algorithms (or ``choices``, a subset);
+    ``also`` adds choices such as "all"."""
     from ..search import ALGORITHMS
-    names = [*ALGORITHMS, *also]
+    names = [*(choices or ALGORITHMS), *also]
+    unknown = set(names) - set(ALGORITHMS) - set(also)
+    if unknown:
+        raise ValueError(f"not pyab's algorithms: {sorted(unknown)}")
     p.add_argument("--algorithm", default="bratko", choices=names, metavar="NAME",
-                   help="which alpha-beta: " + ", ".join(names) + " (default bratko, the slides' program)")
+                   help=help or "which alpha-beta: " + ", ".join(names)
+                   + " (default bratko, the slides' program)")
+
+
+def add_depth(p: Any) -> None:
     p.add_argument("--depth", type=int, default=None, metavar="N",
                    help="depth limit: nodes at depth N are scored by their static value")
+
+
+def add_engine(p: Any, choices: tuple[str, ...] = ("prolog", "python"), default: str = "prolog",
+               help: str = "prolog (default): SWI-Prolog, observed; python: the mirror") -> None:
+    p.add_argument("--engine", choices=list(choices), default=default, help=help)
+
+
+def add_timeout(p: Any, help: str) -> None:
+    p.add_argument("--timeout", type=seconds, default=None, metavar="S", help=help)
+
+
+def add_agents(p: Any, help: str = "K agents move in turn: the root MAX, then K-1 MIN levels, "
+               "cycling (sets every node's side by its level; 3: Pacman and two ghosts)") -> None:
+    p.add_argument("--agents", type=positive, default=None, metavar="K", help=help)
+
+
+def add_untrusted(p: Any, help: str, default: bool | None = False) -> None:
+    """--untrusted; ``default`` None: not given (grade: the suite decides)."""
+    p.add_argument("--untrusted", action="store_true", default=default, help=help)
+
+
+def add_jobs(p: Any, help: str) -> None:
+    p.add_argument("--jobs", type=positive, default=1, metavar="N", help=help)
+
+
+def add_seed(p: Any, default: int | None, help: str) -> None:
+    p.add_argument("--seed", type=int, default=default, metavar="S", help=help)
+
+
+def add_disk(p: Any, help: str) -> None:
+    p.add_argument("--disk", type=positive, default=None, metavar="MB", help=help)
+
+
+def add_scheduler(p: Any, help: str) -> None:
+    p.add_argument("--scheduler", metavar="ADDRESS", help=help)
+
+
+def add_output(p: Any, metavar: str, help: str, required: bool = False) -> None:
+    p.add_argument("-o", "--output", required=required, metavar=metavar, help=help)
+
+
+def add_branching(p: Any, default: tuple[int, int], metavar: str, help: str) -> None:
+    """--branching of random trees: children a node, a range like 1-4."""
+    p.add_argument("--branching", type=int_range, default=default, metavar=metavar, help=help)
+
+
+def add_title(p: Any, help: str) -> None:
+    p.add_argument("--title", default="", help=help)
+
+
+def add_final_windows(p: Any, help: str = "show each node's final window (as newbounds/6 last "
+                      "left it) instead of the one it was called with") -> None:
+    p.add_argument("--final-windows", action="store_true", help=help)
 
 
 def add_search(p: argparse.ArgumentParser) -> None:
@@ -95,15 +161,12 @@ def add_search(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE",
                    help="a .tree file, a facts file (.pl, as pyab facts writes; read, never run), "
                         "or - for standard input")
-    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
-                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
+    add_engine(p)
     add_algorithm(p)
+    add_depth(p)
     add_window(p)
-    p.add_argument("--timeout", type=float, default=None, metavar="S",
-                   help="stop the Prolog search after S seconds (exit 2)")
-    p.add_argument("--agents", type=positive, default=None, metavar="K",
-                   help="K agents move in turn: the root MAX, then K-1 MIN levels, cycling "
-                        "(sets every node's side by its level; 3: Pacman and two ghosts)")
+    add_timeout(p, "stop the Prolog search after S seconds (exit 2)")
+    add_agents(p)
     add_program(p)
 
 
@@ -126,14 +189,13 @@ def add_program(p: argparse.ArgumentParser) -> None:
                         "or cs188 (a CS188 agent class, multiAgents.py:AlphaBetaAgent, built with "
                         "depth = --depth / --agents; compared as the course grades: --compare "
                         "generated)")
-    g.add_argument("--untrusted", action="store_true",
-                   help="a program you do not trust, on any route: it runs in an operating-system "
-                        "sandbox (bubblewrap, else unshare; refused when neither works) with its "
-                        "own namespaces (no network, no view of pyab), a private copy of its "
-                        "folder and limits (default --timeout 10, --memory 1024, 32 processes, "
-                        "16 MB files, 64 open files, 1800 s in all); with --program its clauses "
-                        "are also read, not consulted, and vetted by library(sandbox); "
-                        "pyab docs grading-reference")
+    add_untrusted(g, "a program you do not trust, on any route: it runs in an operating-system "
+                  "sandbox (bubblewrap, else unshare; refused when neither works) with its "
+                  "own namespaces (no network, no view of pyab), a system-call filter, a "
+                  "private copy of its folder and limits (default --timeout 10, --memory 1024, "
+                  "--disk 256, 32 processes, 16 MB files, 64 open files, 1800 s in all); with "
+                  "--program its clauses are also read, not consulted, and vetted by "
+                  "library(sandbox); pyab docs sandbox")
     g.add_argument("--memory", type=positive, default=None, metavar="MB",
                    help="the child process's address-space limit in MB (exit 3 when hit)")
 

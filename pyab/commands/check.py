@@ -85,35 +85,31 @@ is a disagreement too (exit 1), shown the same way.  Exit 3 when your
 program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
     p.add_argument("files", nargs="*", metavar="FILE", help=".tree files (or - for stdin)")
     p.add_argument("--random", type=_common.positive, metavar="N", help="check N random trees instead of files")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    _common.add_seed(p, 0, "random seed (default 0)")
     p.add_argument("--tree-depth", type=_common.int_range, default=(1, 4), metavar="D0-D1",
                    help="depth of random trees (default 1-4)")
-    p.add_argument("--branching", type=_common.int_range, default=(1, 4), metavar="B0-B1",
-                   help="children per inner node; 1 gives single-child nodes (default 1-4)")
+    _common.add_branching(p, (1, 4), "B0-B1", "children per inner node; 1 gives single-child nodes (default 1-4)")
     p.add_argument("--values", type=_values, default="default", metavar="LO:HI|NAME",
                    help="integer leaf values: a range LO:HI (a small one makes ties) or a preset: "
                         + ", ".join(f"{k} ({v[0]}:{v[1]})" if isinstance(v, tuple) else
                                     f"{k} (-5..5 with the sentinels ±999, ±1000, ±1001, ±9999, "
                                     "±10000, 2**31-1, ±2**31)" for k, v in VALUES.items())
                         + "; default: default")
-    p.add_argument("--agents", type=_common.positive, default=None, metavar="K",
-                   help="K agents move in turn: the root MAX, then K-1 MIN levels, cycling "
-                        "(2: Pacman and a ghost, 3: two ghosts); on FILE... it sets every "
-                        "node's side by its level; with --depth, random trees carry static "
-                        "values on inner nodes")
+    _common.add_agents(p, "K agents move in turn: the root MAX, then K-1 MIN levels, cycling "
+                       "(2: Pacman and a ghost, 3: two ghosts); on FILE... it sets every "
+                       "node's side by its level; with --depth, random trees carry static "
+                       "values on inner nodes")
     p.add_argument("--decimals", action="store_true", help="also use values ending in .5")
     p.add_argument("--ragged", type=float, default=0.2, metavar="P",
                    help="chance that a branch stops early (default 0.2; 0 = uniform depth)")
     p.add_argument("--windows", default="random", choices=WINDOWS,
                    help="full, narrow, low (root fails low), high (root fails high), "
                         "or random: one of them per tree (default)")
-    p.add_argument("--jobs", type=_common.positive, default=1, metavar="N",
-                   help="with --random: spread the trees over N processes, each with its own "
-                        "SWI-Prolog (same seed, same trees, same verdict; default 1)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="with --random: check the trees on the Dask cluster whose scheduler is "
-                        "at ADDRESS (e.g. tcp://10.0.0.5:8786), one share per worker thread; "
-                        "workers must be processes (needs pip install 'pyab[dist]')")
+    _common.add_jobs(p, "with --random: spread the trees over N processes, each with its own "
+                     "SWI-Prolog (same seed, same trees, same verdict; default 1)")
+    _common.add_scheduler(p, "with --random: check the trees on the Dask cluster whose scheduler is "
+                          "at ADDRESS (e.g. tcp://10.0.0.5:8786), one share per worker thread; "
+                          "workers must be processes (needs pip install 'pyab[dist]')")
     p.add_argument("--save-dir", default=".", metavar="DIR",
                    help="an existing folder where a disagreeing tree is saved (default .); "
                         "a name another run used gets -2, -3, ...")
@@ -122,9 +118,8 @@ program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
                    help="with --exec --untrusted: the submission's folder, all the command sees "
                         "(default: the folder of the command's program file; never the current "
                         "folder)")
-    p.add_argument("--disk", type=_common.positive, default=None, metavar="MB",
-                   help="--untrusted: MB of writable space (a tmpfs) for each of the program's "
-                        "folder, /tmp and /dev/shm (default 256); pyab docs sandbox")
+    _common.add_disk(p, "--untrusted: MB of writable space (a tmpfs) for each of the program's "
+                     "folder, /tmp and /dev/shm (default 256); pyab docs sandbox")
     p.add_argument("--allow-module", action="append", default=[], metavar="NAME",
                    help="--untrusted --python: a module of pyab's environment the program may "
                         "import (numpy, say), bound read-only; repeatable; never pyab")
@@ -142,11 +137,11 @@ program crashes, times out or answers nonsense.  See `pyab docs referee`.""")
     p.add_argument("--keep-going", action="store_true",
                    help="with --python/--exec/--program: check every tree and print the "
                         "disagreement count and rate instead of stopping at the first")
-    p.add_argument("--timeout", type=_common.seconds, default=None, metavar="S",
-                   help="with --program/--python/--exec: stop a search of your program after "
+    _common.add_timeout(p, "with --program/--python/--exec: stop a search of your program after "
                         "S seconds (exit 3)")
     _common.add_algorithm(p, also=("all",))
     p.set_defaults(algorithm=None)  # bratko, or strict-cut for --interface cs188 (run)
+    _common.add_depth(p)
     p.add_argument("--cs188-framework", metavar="DIR", default=None,
                    help="with --interface cs188: the course's project folder; its Python modules "
                         "(util.py, game.py, pacman.py, ...) replace pyab's stand-in, read-only, "

@@ -36,21 +36,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                "  pyab draw examples/slides.tree -o slides.tex         # \\input{slides.tex} in Beamer",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     _common.add_search(p)
-    p.add_argument("-o", "--output", metavar="OUT",
-                   help="where to write: OUT.svg, .png, .pdf, .html, .tex or .dot")
+    _common.add_output(p, "OUT", "where to write: OUT.svg, .png, .pdf, .html, .tex or .dot")
     p.add_argument("--frames", metavar="DIR",
                    help="write one picture per step into DIR (step-000 is before the first step; "
                         "PNG unless --format says svg, pdf or tex)")
     p.add_argument("--step", type=_common.whole, default=None, metavar="K",
                    help="draw the search as it stands after K steps (pyab trace numbers them), "
                         "with the step in words as the caption")
-    p.add_argument("--title", default="", help="a title drawn above the tree (and the page's title)")
+    _common.add_title(p, "a title drawn above the tree (and the page's title)")
     p.add_argument("--caption", default=None, metavar="TEXT",
                    help="the line under the tree (default: whether the root's value is exact)")
     p.add_argument("--no-caption", action="store_true", help="no line under the tree")
-    p.add_argument("--final-windows", action="store_true",
-                   help="show each node's final window (as newbounds/6 last left it) instead of "
-                        "the one it was called with; the legend says so")
+    _common.add_final_windows(p, "show each node's final window (as newbounds/6 last left it) "
+                              "instead of the one it was called with; the legend says so")
     p.add_argument("--present", action="store_true",
                    help=".html: the lecture-hall page (18-pixel labels and larger text, high "
                         "contrast, fills one screen)")

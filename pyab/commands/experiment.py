@@ -91,27 +91,19 @@ examples:
     bo.add_argument("file", metavar="FILE", help="a small .tree file (or - for stdin)")
     bo.add_argument("--limit", type=_common.positive, default=500_000, metavar="N",
                     help="refuse trees with more than N orderings (default 500,000)")
-    bo.add_argument("--algorithm", default="bratko", metavar="NAME",
-                    help="which alpha-beta (default bratko, the slides' program)")
+    _common.add_algorithm(bo)
     _common.add_json(bo)
     bo.set_defaults(run=run_best_order)
 
 
 def _engine_options(p: argparse.ArgumentParser, default: str) -> None:
-    p.add_argument("--engine", choices=list(ENGINES), default=default,
-                   help=f"prolog, python or both (default {default}); both must agree")
-    p.add_argument("--algorithm", default="bratko", metavar="NAME",
-                   help="which alpha-beta (default bratko, the slides' program)")
+    _common.add_engine(p, choices=tuple(ENGINES), default=default,
+                       help=f"prolog, python or both (default {default}); both must agree")
+    _common.add_algorithm(p)
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the table's cells on the Dask cluster whose scheduler is at ADDRESS, "
-                        "one SWI-Prolog per worker process (needs pip install 'pyab[dist]')")
+    _common.add_scheduler(p, "run the table's cells on the Dask cluster whose scheduler is at ADDRESS, "
+                          "one SWI-Prolog per worker process (needs pip install 'pyab[dist]')")
     _common.add_json(p)
-
-
-def _check_algorithm(name: str) -> None:
-    from ..search import algorithm
-    algorithm(name)  # ValueError naming the known ones -> exit 2
 
 
 class _Progress:
@@ -132,7 +124,6 @@ def _n(x) -> str:
 
 def run_knuth_moore(args: argparse.Namespace) -> int:
     from ..trees.experiments import knuth_moore_rows
-    _check_algorithm(args.algorithm)
     orderings = ("perfect", "worst") if args.ordering == "both" else (args.ordering,)
     d0, d1 = args.depth
     if getattr(args, "scheduler", None):  # one task per depth
@@ -205,7 +196,6 @@ def _print_table(head: list[str], rows: list[list[str]]) -> None:
 
 def run_random_order(args: argparse.Namespace) -> int:
     from ..trees.experiments import add_growth, random_order_rows
-    _check_algorithm(args.algorithm)
     d0, d1 = args.depth
     progress = _Progress(args.quiet or args.json)
     cells = [(b, d) for b in args.branching for d in range(d0, d1 + 1) if b ** d <= args.max_leaves]
@@ -255,7 +245,6 @@ def run_best_order(args: argparse.Namespace) -> int:
     from ..engines import differences
     from ..dsl import dump
     from ..trees.experiments import Reordered, best_order
-    _check_algorithm(args.algorithm)
     tree = _common.load_tree(args.file)
     res = best_order(tree, args.algorithm, args.limit)
     best = Reordered(tree, res["best_orders"][0]).explicit()

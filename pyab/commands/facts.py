@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: pyab facts examples/slides.tree -o slides.pl && "
                "swipl \"$(pyab where --prolog)/alphabeta.pl\" slides.pl")
     p.add_argument("file", metavar="FILE", help="a .tree file, a facts file (.pl), or - for standard input")
-    p.add_argument("-o", "--output", metavar="OUT.pl", help="write here instead of standard output")
+    _common.add_output(p, "OUT.pl", "write here instead of standard output")
     p.set_defaults(run=run)
 
 

@@ -34,10 +34,8 @@ examples:
     p.add_argument("game", choices=["tictactoe"], help="the game (tictactoe)")
     p.add_argument("--start", type=_squares, default=(), metavar="SQ,...",
                    help="squares played before the search, X first (default: the empty board)")
-    p.add_argument("--engine", choices=["prolog", "python"], default="prolog",
-                   help="prolog (default): SWI-Prolog, observed; python: the mirror")
-    p.add_argument("--algorithm", default="bratko", metavar="NAME",
-                   help="which alpha-beta (default bratko, the slides' program)")
+    _common.add_engine(p)
+    _common.add_algorithm(p)
     p.add_argument("--no-count", action="store_true",
                    help="do not walk the full game tree to count its nodes")
     _common.add_json(p)
@@ -47,8 +45,6 @@ examples:
 def run(args: argparse.Namespace) -> int:
     from ..engines import solve
     from ..trees import TicTacToe
-    from ..search import algorithm
-    algorithm(args.algorithm)  # ValueError naming the known ones -> exit 2
     game = TicTacToe(args.start)
     result = solve(game, args.engine, args.algorithm, names=False)
     leaves, visited = result.extra["leaves_count"], result.extra["visited_count"]

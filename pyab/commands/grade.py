@@ -48,23 +48,18 @@ examples:
                    help="a submission: a file, or a folder holding it")
     p.add_argument("--out", default="grades", metavar="DIR",
                    help="where the gradebook and each NAME/results.json go (default grades)")
-    p.add_argument("--jobs", type=_common.positive, default=1, metavar="N",
-                   help="grade N submissions at a time, each in its own process (default 1)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="grade the submissions on the Dask cluster at ADDRESS, one a task "
-                        "(pip install 'pyab[dist]')")
-    p.add_argument("--disk", type=_common.positive, default=None, metavar="MB",
-                   help="untrusted suites: MB of writable space for each of a submission's "
-                        "folder, /tmp and /dev/shm (default: the suite's disk, else 256)")
+    _common.add_jobs(p, "grade N submissions at a time, each in its own process (default 1)")
+    _common.add_scheduler(p, "grade the submissions on the Dask cluster at ADDRESS, one a task "
+                          "(pip install 'pyab[dist]')")
+    _common.add_disk(p, "untrusted suites: MB of writable space for each of a submission's "
+                     "folder, /tmp and /dev/shm (default: the suite's disk, else 256)")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     p.add_argument("--resume", action="store_true",
                    help="grade only the submissions that have no row in --out yet (a run that "
                         "was stopped); the reports are then those of a full run")
-    p.add_argument("--untrusted", action="store_true", default=None,
-                   help="run every submission in the operating-system sandbox, whatever the "
-                        "suite says")
-    p.add_argument("--timeout", type=_common.seconds, default=None, metavar="S",
-                   help="seconds a search may take, in place of the suite's timeout")
+    _common.add_untrusted(p, "run every submission in the operating-system sandbox, whatever "
+                          "the suite says", default=None)
+    _common.add_timeout(p, "seconds a search may take, in place of the suite's timeout")
     p.add_argument("--gradescope", action="store_true",
                    help="grade $PYAB_AUTOGRADER_ROOT/submission (default /autograder/submission) "
                         "and write results/results.json there, as Gradescope expects")

@@ -24,17 +24,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                "  pyab practice -o practice.html\n"
                "  pyab practice -o practice.html --depth 4 --branching 2-3 --values 0:9 --algorithm aima",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("-o", "--output", required=True, metavar="PAGE", help="where to write the page (.html)")
+    _common.add_output(p, "PAGE", "where to write the page (.html)", required=True)
     p.add_argument("--depth", type=_common.positive, default=3, metavar="N",
                    help="levels below the root, 1 to 6 (default 3)")
-    p.add_argument("--branching", type=_common.int_range, default=(2, 3), metavar="A-B",
-                   help="children a node, from A to B, 1 to 5 (default 2-3)")
+    _common.add_branching(p, (2, 3), "A-B", "children a node, from A to B, 1 to 5 (default 2-3)")
     p.add_argument("--values", default="-9:9", metavar="LO:HI",
                    help="leaf values from LO to HI (default -9:9; a small range makes ties)")
-    p.add_argument("--algorithm", default="bratko", choices=("bratko", "aima", "strict-cut", "minimax"),
-                   help="the search the page starts with (default bratko)")
-    p.add_argument("--seed", type=int, default=None, help="the page's first seed (default: a new one each time)")
-    p.add_argument("--title", default="", help="the page's title")
+    _common.add_algorithm(p, choices=("bratko", "aima", "strict-cut", "minimax"),
+                          help="the search the page starts with (default bratko)")
+    _common.add_seed(p, None, "the page's first seed (default: a new one each time)")
+    _common.add_title(p, "the page's title")
     _common.add_json(p)
     p.set_defaults(run=run)
 

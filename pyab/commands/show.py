@@ -19,9 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-nodes", type=_common.positive, default=2000, metavar="N",
                    help="draw at most N nodes (default 2000): the chosen line, then the rest "
                         "breadth-first; each cut-short node says how many nodes it hides")
-    p.add_argument("--final-windows", action="store_true",
-                   help="show each node's final window (as newbounds/6 last left it) instead of "
-                        "the one it was called with")
+    _common.add_final_windows(p)
     p.set_defaults(run=run)
 
 

@@ -25,8 +25,7 @@ examples:
   pyab variants examples/slides.tree --leaves         also list the leaves read""")
     p.add_argument("file", metavar="FILE", help="a .tree file, or - for standard input")
     _common.add_window(p)
-    p.add_argument("--depth", type=int, default=None, metavar="N",
-                   help="depth limit: nodes at depth N are scored by their static value")
+    _common.add_depth(p)
     p.add_argument("--leaves", action="store_true", help="add a column with the leaves read")
     _common.add_json(p)
     p.set_defaults(run=run)

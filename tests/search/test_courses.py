@@ -267,7 +267,7 @@ def _cli(*args, stdin=None):
     (["--alpha", "5", "--beta", "3"], "error: inverted window: alpha 5 is above beta 3"),
     (["--algorithm", "aima", "--depth", "-1"], "error: depth must be 0 or more plies, not -1"),
     (["--algorithm", "aima", "--depth", "1.5"], "invalid int value: '1.5'"),
-    (["--timeout", "0"], "error: timeout must be more than 0 seconds"),
+    (["--timeout", "0"], "argument --timeout: must be a positive number of seconds, not '0'"),
 ])
 def test_cli_refuses_with_exit_2(args, says):
     for command in ("solve", "trace"):
