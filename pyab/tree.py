@@ -398,11 +398,12 @@ def build_preorder(names: Sequence[str], kids: tuple[tuple[int, ...], ...], valu
     stack makes them so); ``index`` (name -> id) and ``depth`` are taken when
     the scanner has them; ``marks``: (id, side) for the nodes written with a
     side.  Bulk checks only (C-speed passes over the arrays).  ``scanned``:
-    the arrays come from the compiled scanner (pyab/dsl/_cscan.c), which
-    applies :func:`plain_values_ok`'s rules, a value on every leaf and
-    valid names itself (tests/dsl/test_cscan.py holds it to the same
-    answers): only the shape is checked then, which keeps the compiled
-    path's speed (the value and name passes cost it a fifth).
+    the arrays come from a maker that applies :func:`plain_values_ok`'s
+    rules, a value on every leaf and valid names itself -- the compiled
+    scanner (pyab/dsl/_cscan.c; tests/dsl/test_cscan.py holds it to the
+    same answers) or the random trees (pyab.trees.randomtrees: Dewey names,
+    values checked as they are made): only the shape is checked then, which
+    keeps their speed (the value and name passes cost the scanner a fifth).
 
     >>> build_preorder(("a", "b", "c"), ((1, 2), (), ()), (None, 1, 2)).kids
     ((1, 2), (), ())

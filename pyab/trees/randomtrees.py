@@ -6,7 +6,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from ..tree import Number, Tree, build, plain_values_ok, with_sides
+from ..tree import Number, Tree, build, build_preorder, plain_values_ok, with_sides
 
 __all__ = ["Shape", "VALUE_PRESETS", "random_tree", "random_window", "value_preset",
            "with_agents"]
@@ -136,8 +136,10 @@ def random_tree(rng: random.Random, shape: Shape = Shape()) -> Tree:
         # build() names what is wrong (no children, or a range no float holds next to halves)
         build([(names[i], (0, 0), [(names[k], (0, 0)) for k in kids[i]]) for i in inner_ids],
               [(names[i], v, (0, 0)) for i, v in enumerate(values) if v is not None], side)
-    tree = Tree(tuple(names), tuple(map(tuple, kids)), tuple(values), side,
-                index=dict(zip(names, range(len(names)))), depth=tuple(depths))
+    tree = build_preorder(tuple(names), tuple(map(tuple, kids)), tuple(values), side,
+                          index=dict(zip(names, range(len(names)))), depth=tuple(depths),
+                          scanned=True)  # values checked above, Dewey names
+    assert tree is not None, "a random tree the builder refuses"
     return tree if shape.agents is None else with_agents(tree, shape.agents)
 
 
