@@ -1,12 +1,12 @@
-"""Grading one submission: every group of the suite, tree by tree, with
-the referee (a route to the submission, pyab's reference, the verdict).
+"""Grading one submission: every group of the suite, with the referee's
+loop (pyab.referee.checking.run: a route to the submission, pyab's
+reference, the verdict), behind a fault barrier: whatever the submission
+does, it gets its row.
 
 A random or trees group is one test worth its points times the share of
-its trees passed (all or nothing with ``all_or_nothing``).  A cs188 group
-is one test per ``GraphGameTreeTest`` file, sharing the group's points; a
-file with a ``.solution`` is judged as the course's grader judges it (the
-same action and the same set of generated states as the solution), one
-without against the reference.  Other classes are listed as skipped.
+its trees passed (all or nothing with ``all_or_nothing``); a cs188 group
+is graded in :mod:`pyab.grade.cs188`.  Each group is rounded once
+(:func:`apportion`).
 
 A failed test's ``output`` is written for the student: the first failure
 shrunk to a small tree and drawn as the reference searches it, what the
