@@ -423,7 +423,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     those that did not agree (with a program under test: disagreed or
     failed; the main process judges them again and reports)."""
     from ..errors import Error
-    from ..referee.checking import random_cases, with_next
+    from ..referee.checking import Lookahead, random_cases
     from ..referee.supervise import WORKER_ROUTE
     args = argparse.Namespace(**settings)
     yours = args.program or args.python or args.exec
@@ -435,11 +435,13 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
         WORKER_ROUTE[:] = [route]
     mine = (case for case in random_cases(options, "full" if args.interface == "aima" else None)
             if (case.number - 1) % jobs == share)
+    cases = Lookahead(mine, route.lookahead) if route is not None else Lookahead(mine, 0)
     try:
-        for case, upcoming in with_next(mine):
+        for case, upcoming in cases:
             assert case.tree is not None
-            if route is not None and upcoming is not None and upcoming.tree is not None:
-                route.ahead(upcoming.tree, upcoming.alpha, upcoming.beta,
+            for later in upcoming:
+                assert route is not None  # nothing is in view without one
+                route.ahead(later.tree, later.alpha, later.beta,
                             depth=options.settings.depth, agents=options.settings.agents)
             failed = False
             try:
@@ -454,7 +456,7 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
                 bad.append(case.number)
                 if failed:  # the program failed (a hang costs a timeout a tree): the main
                     # process ends the run there; the rest of the share is judged there if not
-                    bad += [c.number for c in ([upcoming] if upcoming else []) + list(mine)]
+                    bad += [c.number for c in cases.rest()]
                     break
                 if not args.keep_going:
                     break

@@ -48,6 +48,7 @@ class Route:
     label: str
     flags: Flags
     interface: str = "pyab"
+    lookahead: int = 1  # how many searches the loop announces (ahead) before it asks for one
 
     def search(self, tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
                depth: int | None = None, log: list | None = None,

@@ -14,9 +14,11 @@ import os
 import random
 import shlex
 import time
+from collections import deque
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from ..errors import Error, ProgramError
 from ..result import bound_text as bound
@@ -28,7 +30,7 @@ from ..trees.randomtrees import VALUE_PRESETS
 from .verdict import Settings, Verdict, judge, reference_label
 
 __all__ = ["VALUES", "Case", "CheckOptions", "Report", "command", "random_cases", "run",
-           "save_text", "with_next"]
+           "save_text", "Lookahead"]
 
 T = TypeVar("T")
 
@@ -268,15 +270,16 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
     report = Report(options, route)
     start = time.perf_counter()
     try:
-        for case, upcoming in with_next(_cases(options, window_for)):
+        for case, upcoming in Lookahead(_cases(options, window_for), route.lookahead):
+            for later in upcoming:
+                if later.tree is not None and not (
+                        known_good is not None and later.number and known_good(later.number)):
+                    ahead = later.settings or settings
+                    route.ahead(later.tree, later.alpha, later.beta,
+                                depth=ahead.depth, agents=ahead.agents)
             if known_good is not None and case.number and known_good(case.number):
                 report.checked += 1
                 continue
-            if upcoming is not None and upcoming.tree is not None and not (
-                    known_good is not None and upcoming.number and known_good(upcoming.number)):
-                ahead = upcoming.settings or settings
-                route.ahead(upcoming.tree, upcoming.alpha, upcoming.beta,
-                            depth=ahead.depth, agents=ahead.agents)
             if case.tree is None:
                 assert case.error is not None
                 report.refused.append((case.source, case.error))
@@ -344,15 +347,35 @@ def _shrink_seconds(first: Verdict | None, options: CheckOptions, route: Route) 
     return options.shrink_seconds
 
 
-def with_next(items: Iterable[T]) -> Iterator[tuple[T, T | None]]:
-    """Each item with the one after it (None after the last): a loop that
-    announces the next search to its route (:meth:`Route.ahead`)."""
-    it = iter(items)
-    for prev in it:
-        for item in it:
-            yield prev, item
-            prev = item
-        yield prev, None
+class Lookahead(Generic[T]):
+    """Each item with the items that come into view behind it, up to ``k``
+    ahead, each shown once and in order: a loop announces them to its
+    route (:meth:`Route.ahead`) before it asks for the item's search, so
+    a route may have up to ``k`` searches under way (0: none is shown).  :meth:`rest` is what
+    the loop has not had yet (the items in view, then the others)."""
+
+    def __init__(self, items: Iterable[T], k: int = 1):
+        self._it, self._k = iter(items), max(0, k)
+        self._view: deque[T] = deque()
+
+    def __iter__(self) -> Iterator[tuple[T, list[T]]]:
+        view, it = self._view, self._it  # view: the items after the one yielded
+        first = list(islice(it, 1 + self._k))
+        if not first:
+            return
+        item, fresh = first[0], first[1:]
+        view.extend(fresh)
+        while True:
+            yield item, fresh
+            step = list(islice(it, 1))
+            view.extend(step)
+            fresh = step if self._k else []
+            if not view:
+                return
+            item = view.popleft()
+
+    def rest(self) -> list[T]:
+        return [*self._view, *self._it]
 
 
 def _as_found(report: Report) -> bool:
