@@ -48,31 +48,24 @@ import shlex
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import Error
+from .allowed import SYSTEM, _hidden, _inside, _under_hidden, allowed_modules
+from .limits import DISK_MB, LIMITS, _FALLBACK_WHY, _positive_int, fallback, limits, settings
 
 __all__ = ["DISK_MB", "LIMITS", "Sandbox", "SandboxUnavailable", "allowed_modules", "backend",
-           "exec_child", "fallback", "python_child", "run_root", "settings"]
+           "exec_child", "fallback", "limits", "python_child", "run_root", "settings"]
 
-# What an --untrusted child gets unless told otherwise: seconds a search,
-# MB of address space, CPU seconds, processes (on top of those running),
-# MB a written file, open files, and seconds of wall clock for the whole run.
-LIMITS = {"timeout": 10.0, "memory_mb": 1024, "cpu_seconds": 600, "nproc": 32, "fsize_mb": 16,
-          "nofile": 64, "wall_seconds": 1800.0}
 
-DISK_MB = 256                   # MB of writable space (tmpfs) a child gets unless told
 TOOL_PIDS = 8                   # processes of the sandbox's own tools, on top of LIMITS["nproc"]
 COPY_LIMIT = 64 * 1024 * 1024   # bytes of a submission folder copied, at most
 COPY_FILES = 5000               # files of it, at most
 NOBODY = 65534
 
-# Mounted read-only when present (links stay links: Debian's /bin -> usr/bin).
-SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
        "/etc/localtime", "/etc/mime.types")
 PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -175,13 +168,6 @@ def backend() -> str:
         + "; ".join(tried) + "): install bubblewrap (apt-get install bubblewrap) or allow "
         "unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1); "
         "pyab does not run untrusted code unconfined")
-
-
-def _hidden() -> list[str]:
-    """pyab's package and the reference programs: never visible inside."""
-    from ..resources import prolog_dir
-    here = Path(__file__).resolve().parent.parent
-    return sorted({str(here), str(Path(prolog_dir()).resolve())})
 
 
 def _copy(folder: Path, dest: Path) -> None:
@@ -462,102 +448,6 @@ class Sandbox:
         if self._held:
             self._held = False
             _release_run_root()
-
-
-def settings(disk_mb: int | None = None, modules: list[str] | tuple[str, ...] | None = None
-             ) -> Callable[[], None]:
-    """Set the disk budget and allowed modules of every sandbox made from
-    now on (a grade suite's ``disk`` and ``modules``); returns the function
-    that sets them back.  They are kept in the environment, so that worker
-    processes have them too; a value already set there (``--disk``,
-    ``--allow-module``: the command line's) wins.
-    :raises ValueError: a module that cannot be allowed."""
-    new = {}
-    if disk_mb is not None and "PYAB_DISK_MB" not in os.environ:
-        new["PYAB_DISK_MB"] = str(disk_mb)
-    if modules and "PYAB_ALLOW_MODULES" not in os.environ:
-        allowed_modules(tuple(modules))  # refused now, by name
-        new["PYAB_ALLOW_MODULES"] = ",".join(modules)
-    os.environ.update(new)
-
-    def restore() -> None:
-        for k in new:
-            os.environ.pop(k, None)
-    return restore
-
-
-def _positive_int(text: str) -> int | None:
-    return int(text) if text.isdigit() and int(text) > 0 else None
-
-
-_FALLBACK_WHY: list[str] = []
-
-
-def fallback() -> str:
-    """One line for diagnostics: which limits the kernel enforces per child
-    here, and which fall back to rlimits (and why)."""
-    from . import cgroup
-    why = _FALLBACK_WHY[0] if _FALLBACK_WHY else cgroup.available()
-    if not why:
-        return ("per child: a memory cgroup (its processes and tmpfs pages) and a pids cgroup; "
-                f"--disk on each tmpfs; {LIMITS['fsize_mb']} MB a file")
-    return (f"no cgroup ({why}): memory is limited per process (RLIMIT_AS), processes per "
-            "user (RLIMIT_NPROC), tmpfs pages by --disk on each writable place only")
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def _under_hidden(path: str) -> bool:
-    return any(path == h or path.startswith(h + "/") for h in _hidden())
-
-
-def limits(timeout: float | None, memory_mb: int | None) -> dict:
-    """:class:`~pyab.referee.child.Child` limits under ``--untrusted``:
-    :data:`LIMITS`, with the timeout and memory the user gave."""
-    out = dict(LIMITS)
-    if timeout is not None:
-        out["timeout"] = timeout
-    if memory_mb is not None:
-        out["memory_mb"] = memory_mb
-    return out
-
-
-def allowed_modules(names: tuple[str, ...] | None = None) -> tuple[list[str], list[str]]:
-    """The folders and files of the modules a teacher allows a confined
-    Python child to import (``names``, else ``PYAB_ALLOW_MODULES``, set by
-    ``--allow-module``), as found by pyab's own interpreter, and the
-    folders to put on the child's ``sys.path``: ``(paths, folders)``.
-    Each is bound read-only, nothing else of pyab's environment.
-    :raises ValueError: a name that is not a top-level module there, or pyab."""
-    import importlib.util
-    if names is None:
-        names = tuple(n for n in os.environ.get("PYAB_ALLOW_MODULES", "").split(",") if n)
-    paths: list[str] = []
-    folders: list[str] = []
-    for name in names:
-        if not name.isidentifier():
-            raise ValueError(f"--allow-module {name}: a top-level module's name, like numpy")
-        spec = importlib.util.find_spec(name) if name not in ("pyab", "__main__") else None
-        if spec is None or spec.origin in (None, "built-in", "frozen"):
-            raise ValueError(f"--allow-module {name}: no module {name} in pyab's environment "
-                             f"({sys.executable})" if name != "pyab" else
-                             "--allow-module pyab: pyab itself is never visible to a program")
-        where = list(spec.submodule_search_locations or []) or [spec.origin]
-        for w in where:
-            real = os.path.realpath(w)
-            if _under_hidden(real) or any(_inside(h, real) for h in _hidden()):
-                raise ValueError(f"--allow-module {name}: it holds pyab itself")
-            if real.startswith(tuple(s + "/" for s in SYSTEM)):
-                continue  # the system's: visible already
-            paths.append(real)
-            site = os.path.dirname(real)
-            if os.path.isdir(os.path.join(site, name + ".libs")):  # a wheel's own libraries
-                paths.append(os.path.join(site, name + ".libs"))
-            if site not in folders:
-                folders.append(site)
-    return paths, folders
 
 
 def python_child(spec: str, interface: str, course: Path | None = None,
