@@ -1,4 +1,4 @@
-"""Every Tree pyab makes comes out of pyab/tree.py's builder: the readers
+"""Every Tree pyab makes comes out of pyab/tree/builder.py: the readers
 call build(), build_plain() or build_preorder(), never Tree(...) itself,
 and build_preorder() refuses what build() refuses."""
 
@@ -17,7 +17,7 @@ from pyab.tree import build, build_preorder
 def test_no_tree_is_made_outside_the_builder():
     makers = []
     for path in sorted((ROOT / "pyab").rglob("*.py")):
-        if path.name == "tree.py" and path.parent.name == "pyab":
+        if path.name == "builder.py" and path.parent.name == "tree":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Tree":

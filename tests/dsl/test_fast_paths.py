@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import pyab
 from pyab.dsl import flatscan
 from pyab.dsl import reader as dsl
-from pyab import tree as tree_mod
+from pyab.tree import builder as tree_mod
 from pyab.trees.randomtrees import Shape, random_tree
 
 
