@@ -12,10 +12,13 @@ result."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
+import threading
 import time
+import weakref
 from typing import Any
 
 __all__ = ["CLEANUPS", "MARK", "Pool", "Terminated", "WORKER_ROUTE", "critical", "descendants",
@@ -322,3 +325,118 @@ class Pool:
             if lost:  # a new pool for what is left; the dead one is ended
                 self._guard.stop()
                 self._start(workers)
+
+
+_LIVE: "weakref.WeakSet[Any]" = weakref.WeakSet()  # the live Child objects
+_LIVE_LOCK = threading.Lock()
+
+
+def _limits(memory_mb: int | None, cpu_seconds: int | None, nproc: int | None,
+            fsize_mb: int | None, nofile: int | None = None, sandbox: Any = None):
+    """The preexec function: runs in the child between fork and exec (after
+    it changed user, when it did: the death signal survives that).  A
+    sandbox's cgroups (:meth:`~pyab.referee.sandbox.Sandbox.budget`) are
+    made here, in the parent, and entered first thing in the child; the
+    pids cgroup then replaces ``RLIMIT_NPROC``, which counts every process
+    of the user, not this child's."""
+    import resource
+    enter = sandbox.budget(memory_mb) if sandbox is not None else None
+    if enter is not None:
+        nproc = None
+
+    def setup() -> None:
+        if enter is not None:
+            enter()
+        die_with_parent()
+        for res, value in ((resource.RLIMIT_AS, memory_mb and memory_mb * 1024 * 1024),
+                           (resource.RLIMIT_CPU, cpu_seconds),
+                           (resource.RLIMIT_NPROC, nproc),
+                           (resource.RLIMIT_FSIZE, fsize_mb and fsize_mb * 1024 * 1024),
+                           (resource.RLIMIT_NOFILE, nofile)):
+            if value is not None:
+                soft, hard = resource.getrlimit(res)
+                if hard != resource.RLIM_INFINITY:
+                    value = min(value, hard)
+                resource.setrlimit(res, (value, value if hard == resource.RLIM_INFINITY else hard))
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is pyab's to handle
+    return setup
+
+
+def _become_subreaper() -> None:
+    """Orphaned descendants of pyab's children come back to pyab, not init
+    (Linux ``PR_SET_CHILD_SUBREAPER``), so :meth:`Child.close` finds them."""
+    _prctl(36, 1)
+
+
+def _tasks_of(uid: int) -> int:
+    """How many tasks (processes and threads) ``uid`` runs now: the
+    process limit counts them all, so a confined child gets its allowance
+    on top of them."""
+    n = 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.stat(f"/proc/{pid}").st_uid == uid:
+                    n += len(os.listdir(f"/proc/{pid}/task"))
+            except OSError:
+                pass
+    return n
+
+
+_CONFINED = 0  # sandboxed children alive: pyab stays non-dumpable while > 0
+
+
+def _confined(delta: int) -> None:
+    global _CONFINED
+    with _LIVE_LOCK:
+        _CONFINED += delta
+        _prctl(4, 0 if _CONFINED > 0 else 1)  # PR_SET_DUMPABLE
+
+
+def _killpg(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _live_pids() -> set[int]:
+    with _LIVE_LOCK:
+        return {c.proc.pid for c in _LIVE}
+
+
+def close_all() -> None:
+    """Close every live child (killed, reaped, its sandbox copy removed)."""
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        child.close(again=True)
+
+
+def kill_all() -> None:
+    """Kill every live child's process group (at exit, on SIGTERM)."""
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        if not child._closed:
+            _killpg(child.pgid)
+
+
+_INSTALLED = False
+
+
+def _install_handlers() -> None:
+    global _INSTALLED
+    if _INSTALLED:
+        return
+    _INSTALLED = True
+    _become_subreaper()
+    atexit.register(kill_all)
+    if threading.current_thread() is threading.main_thread():
+        old = signal.getsignal(signal.SIGTERM)
+        if old in (signal.SIG_DFL, None):
+            signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+_on_sigterm = on_sigterm(kill_all)
+CLEANUPS.append(close_all)
