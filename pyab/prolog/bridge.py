@@ -36,87 +36,15 @@ from ..errors import Error, PrologError, SearchTimeout
 from .answers import _parse_number, _records, _result, _trace_events
 from .facts import number
 from .libswipl import _RUNTIME_LOCK, PROLOG_DIR, _cload, _runtime
+from .deferred import _KEYS, _Deferred
+from .packing import _batch_item, _check_window, _packed
+from .programs import _program_path
 from ..result import Result
 from ..search import algorithm as find_algorithm
 from ..tree import Number, Tree
 
 __all__ = ["PROLOG_DIR", "Engine", "drop", "engine", "live_modules", "resource_counts",
            "set_default", "solve", "solve_traced"]
-
-
-def _packed(tree: Tree) -> tuple[str, str]:
-    """The tree for load_packed/3: the names joined by NUL, and the text of
-    shape(Sides, Parents, Kids, Values) (see prolog/bridge/store.pl).  It
-    yields the clauses of :func:`pyab.facts.facts` in the same order, about
-    five times faster than reading that text for a big tree
-    (benchmarks/HISTORY.md).  Each part is made by one call that runs in C
-    (``str`` of a list, ``str.join``) rather than a Python step per node."""
-    sides = _sides(tree)
-    kids = tree.kids
-    parents = [i for i, ks in enumerate(kids) if ks]
-    # Node ids are ints, so the tuples' text is Prolog's list text once its
-    # brackets are swapped: "(1, 2)" -> "[1, 2]", "(3,)" -> "[3]".
-    kid_lists = str([kids[i] for i in parents]).replace(",)", ")").replace("(", "[").replace(")", "]")
-    values = tree.values
-    if set(map(type, values)) <= {int, type(None)}:
-        value_list = str(list(values)).replace("None", "n")
-    else:
-        value_list = "[" + ",".join("n" if v is None else str(v) if type(v) is int else number(v)
-                                    for v in values) + "]"
-    return "\0".join(tree.names), f'shape("{sides}", {parents}, {kid_lists}, {value_list})'
-
-
-def _batch_item(tree: Tree, alpha: Number, beta: Number) -> str:
-    """A tree's item of solve_batch/8's list (its names travel apart)."""
-    return (f'b({len(tree.names)}, k({_lists(tree.kids)}), v({_numbers(tree.values)}), '
-            f'"{_sides(tree)}", "{number(alpha)}", "{number(beta)}")')
-
-
-def _lists(kids: tuple[tuple[int, ...], ...]) -> str:
-    """Each node's children as Prolog lists, comma-separated: the text of
-    a tuple of int tuples with its brackets swapped ("(3,)" -> "[3]")."""
-    return str(kids)[1:-1].replace(",)", ")").replace("(", "[").replace(")", "]").rstrip(",")
-
-
-def _numbers(values: tuple[Number | None, ...]) -> str:
-    """Each node's value as Prolog text, ``n`` where it has none."""
-    if set(map(type, values)) <= {int, type(None)}:
-        return str(values)[1:-1].replace("None", "n").rstrip(",")
-    return ",".join("n" if v is None else str(v) if type(v) is int else number(v) for v in values)
-
-
-def _sides(tree: Tree) -> str:
-    """A code a node: ``x`` where MAX is to move, ``n`` for MIN."""
-    if tree.sides is None:  # sides alternate by depth
-        by_depth = ("x", "n") if tree.root_side == "max" else ("n", "x")
-        return "".join([by_depth[d & 1] for d in tree.depth])
-    return "".join(["x" if s else "n" for s in tree.sides])  # a side a node (pyab.tree.with_sides)
-
-
-def _check_window(alpha: Number, beta: Number) -> None:
-    for bound in (alpha, beta):
-        if isinstance(bound, float) and math.isnan(bound):
-            raise ValueError("a window bound cannot be NaN")
-
-
-def _program_path(program: str | Path | None, algorithm: str) -> str:
-    if not program:  # pyab's own file of a registered algorithm: found once
-        found = _REGISTRY_PATHS.get(algorithm)
-        if found is None:
-            found = _REGISTRY_PATHS[algorithm] = _existing(PROLOG_DIR / find_algorithm(algorithm).prolog_file)
-        return found
-    return _existing(Path(program).resolve())  # a user's file: looked at every time
-
-
-def _existing(path: Path) -> str:
-    if not path.is_file():
-        raise PrologError(f"no Prolog program at {path}")
-    return str(path)
-
-
-# algorithm -> the path of its Prolog file (a path and a stat per search
-# were a tenth of the Python side of an in-process check).
-_REGISTRY_PATHS: dict[str, str] = {}
 
 
 class Engine:
@@ -510,61 +438,6 @@ class Engine:
 # The largest tree Engine.solve(once=True) loads in the same call as the
 # search: above it the compiled loader's speed matters more than two calls.
 _ONCE_NODES = 4096
-
-# The recorded-database keys of deferred answers (integers as text), for the
-# whole runtime (every engine shares it and its lock): made, and erased ones
-# to reuse.
-_KEYS: dict[str, Any] = {"made": 0, "free": []}
-
-
-class _Deferred:
-    """The names of one observed search, kept in SWI-Prolog (solve_deferred/10)
-    until first read.  Holds the tree, so its module is neither recycled nor
-    reused meanwhile; when the Results holding it go unread, a finalizer queues the
-    record to be freed by the engine's next call (finalizers may run in any
-    thread, at any moment, so they only append to a list)."""
-
-    def __init__(self, eng: Engine, key: str, tree: Any, module: str, algorithm: str) -> None:
-        self.engine, self.key, self.tree, self.module, self.algorithm = eng, key, tree, module, algorithm
-        self.fields: tuple[tuple[str, ...], ...] | None = None
-        eng._pending[key] = self
-        # On self, not on the Result: finish() makes a new Result sharing the thunks.
-        self.finalizer = weakref.finalize(self, _unread, eng, key)
-
-    def result(self, head: list[str]) -> Result:
-        _, flag, best, value = head[:4]
-        res = Result.deferred(best if flag == "1" else None, _parse_number(value), "prolog",
-                              self.algorithm, {"leaves": lambda: self.get(0),
-                                               "visited": lambda: self.get(1),
-                                               "pruned": lambda: self.get(2)})
-        return res
-
-    def get(self, i: int) -> tuple[str, ...]:
-        if self.fields is None:
-            with self.engine.lock:
-                if self.fields is None:
-                    if self.engine.closed:
-                        raise Error("the Prolog engine was closed before these names were read")
-                    self.read()
-        assert self.fields is not None
-        return self.fields[i]
-
-    def read(self) -> None:
-        """Build the names now (the caller holds the engine's lock)."""
-        if self.fields is not None:
-            return
-        out = self.engine._rt.call("deferred_answer", [("string", self.key), None])[-1] or ""
-        _KEYS["free"].append(self.key)
-        r, _ = _result(out.split("\0"), self.algorithm, True)
-        self.fields = (r.leaves, r.visited, r.pruned)
-        self.engine._pending.pop(self.key, None)
-        self.tree = None
-        self.finalizer.detach()
-
-
-def _unread(eng: Engine, key: str) -> None:
-    eng._unread.append(key)  # the weak entry in eng._pending is gone already
-
 
 # -- the default engine ----------------------------------------------------
 
