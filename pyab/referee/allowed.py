@@ -12,19 +12,19 @@ from pathlib import Path
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 
-def _hidden() -> list[str]:
+def hidden() -> list[str]:
     """pyab's package and the reference programs: never visible inside."""
     from ..resources import prolog_dir
     here = Path(__file__).resolve().parent.parent
     return sorted({str(here), str(Path(prolog_dir()).resolve())})
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def _under_hidden(path: str) -> bool:
-    return any(path == h or path.startswith(h + "/") for h in _hidden())
+def under_hidden(path: str) -> bool:
+    return any(path == h or path.startswith(h + "/") for h in hidden())
 
 
 def allowed_modules(names: tuple[str, ...] | None = None) -> tuple[list[str], list[str]]:
@@ -50,7 +50,7 @@ def allowed_modules(names: tuple[str, ...] | None = None) -> tuple[list[str], li
         where = list(spec.submodule_search_locations or []) or [spec.origin]
         for w in where:
             real = os.path.realpath(w)
-            if _under_hidden(real) or any(_inside(h, real) for h in _hidden()):
+            if under_hidden(real) or any(inside(h, real) for h in hidden()):
                 raise ValueError(f"--allow-module {name}: it holds pyab itself")
             if real.startswith(tuple(s + "/" for s in SYSTEM)):
                 continue  # the system's: visible already

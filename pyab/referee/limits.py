@@ -42,18 +42,18 @@ def settings(disk_mb: int | None = None, modules: list[str] | tuple[str, ...] | 
     return restore
 
 
-def _positive_int(text: str) -> int | None:
+def positive_int(text: str) -> int | None:
     return int(text) if text.isdigit() and int(text) > 0 else None
 
 
-_FALLBACK_WHY: list[str] = []
+FALLBACK_WHY: list[str] = []
 
 
 def fallback() -> str:
     """One line for diagnostics: which limits the kernel enforces per child
     here, and which fall back to rlimits (and why)."""
     from . import cgroup
-    why = _FALLBACK_WHY[0] if _FALLBACK_WHY else cgroup.available()
+    why = FALLBACK_WHY[0] if FALLBACK_WHY else cgroup.available()
     if not why:
         return ("per child: a memory cgroup (its processes and tmpfs pages) and a pids cgroup; "
                 f"--disk on each tmpfs; {LIMITS['fsize_mb']} MB a file")

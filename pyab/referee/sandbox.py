@@ -36,9 +36,11 @@ When neither works, :func:`backend` raises :class:`SandboxUnavailable`: an
 ``--untrusted`` run is refused, never run unconfined.  Every sandbox of a
 run lives in that run's own folder (:func:`run_root`).
 
-The limits (rlimits, deadlines) are set by :class:`~pyab.referee.child.Child`;
-:data:`LIMITS` are their defaults under ``--untrusted``.  docs/sandbox.md
-says what each part covers, per backend.
+The limits (rlimits, deadlines) are set by :class:`~pyab.referee.child.Child`
+(between fork and exec: :mod:`.supervise`); their defaults under
+``--untrusted`` and a run's settings are :mod:`.limits`, what a child may see
+of the machine :mod:`.allowed`.  docs/sandbox.md says what each part covers,
+per backend.
 """
 
 from __future__ import annotations
@@ -54,8 +56,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Error
-from .allowed import SYSTEM, _hidden, _inside, _under_hidden, allowed_modules
-from .limits import DISK_MB, LIMITS, _FALLBACK_WHY, _positive_int, fallback, limits, settings
+from .allowed import SYSTEM, hidden, inside, under_hidden, allowed_modules
+from .limits import DISK_MB, LIMITS, FALLBACK_WHY, positive_int, fallback, limits, settings
 
 __all__ = ["DISK_MB", "LIMITS", "Sandbox", "SandboxUnavailable", "allowed_modules", "backend",
            "exec_child", "fallback", "limits", "python_child", "run_root", "settings"]
@@ -174,7 +176,7 @@ def _copy(folder: Path, dest: Path) -> None:
     """The submission folder, copied (links as links, and only those that
     stay inside it), minus pyab's own files; refused when it is too big to
     be one submission."""
-    hidden = {Path(p) for p in _hidden()}
+    pyab_own = {Path(p) for p in hidden()}
     root = os.path.realpath(folder)
     size = files = 0
 
@@ -183,7 +185,7 @@ def _copy(folder: Path, dest: Path) -> None:
         skip = []
         for n in names:
             p = Path(dirpath, n)
-            if n in ("__pycache__", ".git") or Path(os.path.realpath(p)) in hidden:
+            if n in ("__pycache__", ".git") or Path(os.path.realpath(p)) in pyab_own:
                 skip.append(n)
                 continue
             try:
@@ -191,7 +193,7 @@ def _copy(folder: Path, dest: Path) -> None:
             except OSError:
                 skip.append(n)
                 continue
-            if stat.S_ISLNK(st.st_mode) and not _inside(os.path.realpath(p), root):
+            if stat.S_ISLNK(st.st_mode) and not inside(os.path.realpath(p), root):
                 skip.append(n)  # a link leaving the submission: never copied, never followed
                 continue
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):
@@ -234,7 +236,7 @@ class Sandbox:
                  seccomp: bool = True):
         self.folder = Path(folder).resolve()
         if disk_mb is None:  # check --disk sets it for the run (its --jobs workers inherit it)
-            disk_mb = _positive_int(os.environ.get("PYAB_DISK_MB", "")) or DISK_MB
+            disk_mb = positive_int(os.environ.get("PYAB_DISK_MB", "")) or DISK_MB
         self.disk_mb = disk_mb
         if self.disk_mb < 1:
             raise ValueError(f"a disk budget must be at least 1 MB, not {self.disk_mb!r}")
@@ -312,7 +314,7 @@ class Sandbox:
             self._budget = cgroup.Budget(memory, int(LIMITS["nproc"]) + TOOL_PIDS,
                                          uid=NOBODY if os.geteuid() == 0 else None)
         except OSError as err:
-            _FALLBACK_WHY[:] = [f"cannot make a cgroup: {err}"]
+            FALLBACK_WHY[:] = [f"cannot make a cgroup: {err}"]
             return None
         return self._budget.enter
 
@@ -347,11 +349,11 @@ class Sandbox:
         if not p or any(p.startswith(s + "/") for s in SYSTEM) or p.startswith(str(self.folder) + "/"):
             return []
         real = str(Path(p).resolve())
-        return [real] if Path(real).is_file() and not _under_hidden(real) else []
+        return [real] if Path(real).is_file() and not under_hidden(real) else []
 
     def _masks(self) -> list[str]:
         """pyab's own folders that a system mount would show: covered."""
-        return [h for h in _hidden() if any(h.startswith(s + "/") for s in SYSTEM)]
+        return [h for h in hidden() if any(h.startswith(s + "/") for s in SYSTEM)]
 
     def _bwrap(self, argv: list[str], cwd: str) -> list[str]:
         size = str(self.disk_mb * 1024 * 1024)

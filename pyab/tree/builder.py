@@ -1,12 +1,4 @@
-"""The game-tree model and its validation.
-
-A :class:`Tree` is immutable once built.  Nodes are numbered in depth-first
-pre-order from the root (id 0), so "tree order" is simply id order.  Every
-node has a name (what Prolog sees as an atom), a tuple of child ids (empty
-for a leaf) and an optional static value (required on leaves; an inner node
-may carry one too, for depth-limited searches).  Each node has a side to
-move: ``root_side`` at the root and, unless a node is marked otherwise
-(``sides``), the opposite of its parent's, so sides alternate by depth.
+"""The one validated builder of :class:`~pyab.tree.model.Tree`.
 
 All validation lives here: :func:`build` takes declarations (the DSL and
 the generators only collect them and hand them over); its fast modes,
