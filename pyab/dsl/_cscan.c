@@ -9,14 +9,21 @@
  * values: tuple (int, float or None); index: dict name -> id; depth: tuple
  * of int; root_side: "max" or "min"; marks: None, or a list of (id, side)
  * for the nested form's side marks (pyab.tree.with_sides applies them).
+ * A list-form tree whose Dewey names would not fit in linear memory (more
+ * than eight characters of them per character of input) comes without
+ * them: names is None and index is (parent, nth), two lists of int (the
+ * parent's id, -1 for the root, and the 1-based place among the siblings),
+ * from which pyab.dsl.treescan.DeweyNames spells a name when asked.
  *
  * It answers None for anything it is not sure of -- a syntax error, a name
- * written twice, an escape it would have to judge, a value build() refuses,
- * a list-form tree whose Dewey names would not fit in linear memory -- and
- * then pyab.dsl reads the text with the pure-Python fast paths and lark,
- * which decide and name the place.  It accepts exactly what pyab.flatscan
- * and pyab.treescan accept (their regular expressions are lark's terminals
- * from grammar.lark), or less; tests/test_cscan.py compares the three.
+ * written twice, an escape it would have to judge, a value build() refuses
+ * -- and then pyab.dsl reads the text with lark, which decides and names
+ * the place; with this scanner built, the pure-Python fast paths are not
+ * run.  It accepts exactly what pyab.flatscan and pyab.treescan accept
+ * (their regular expressions are lark's terminals from grammar.lark) but
+ * for the rare texts it leaves to lark (two names with the same hash bits
+ * and first 8 bytes, integers of more than 308 digits, more than 2**31
+ * nodes); tests/dsl/test_cscan.py compares the three.
  *
  * Built by setup.py as an optional extension: without a C compiler pyab
  * installs and runs on the pure-Python paths.
@@ -698,9 +705,11 @@ static PyObject *make_name(const S *s, const Name *nm) {
  * of pre-order node i (NULL: the same); pyname[i]: its name (stolen);
  * kstart/kcount/karr: each scanner node's children as pre-order ids;
  * depth[i] of pre-order node i. */
+/* The 7-tuple of scan(); with links (the list form's (parent, nth)) the
+ * names are not made: names None, index links. */
 static PyObject *result(S *s, ss N, const ss *pre, PyObject **pyname, const ss *kstart,
                         const ss *kcount, const ss *karr, const ss *depth, int root_max,
-                        PyObject *marks) {
+                        PyObject *marks, PyObject *links) {
     PyObject *names = NULL, *kids = NULL, *values = NULL, *index = NULL, *depths = NULL, *out = NULL;
     PyObject **ids = PyMem_RawMalloc((size_t)N * sizeof *ids);
     ss made = 0, i;
@@ -709,16 +718,24 @@ static PyObject *result(S *s, ss N, const ss *pre, PyObject **pyname, const ss *
         ids[made] = PyLong_FromSsize_t(made);
         if (!ids[made]) goto done;
     }
-    names = PyTuple_New(N);
-    if (!names) goto done;
-    for (i = 0; i < N; i++) { PyTuple_SET_ITEM(names, i, pyname[i]); pyname[i] = NULL; }
-    index = NEW_DICT(N);
-    if (!index) goto done;
-    for (i = 0; i < N; i++)
-        if (PyDict_SetItem(index, PyTuple_GET_ITEM(names, i), ids[i]) < 0) goto done;
-    if (PyDict_GET_SIZE(index) != N) {  /* two nodes with one name: never here */
-        PyErr_SetString(PyExc_AssertionError, "pyab.dsl._cscan: a name twice");
-        goto done;
+    if (links) {
+        names = Py_None;
+        Py_INCREF(names);
+        index = links;
+        Py_INCREF(index);
+    } else {
+        names = PyTuple_New(N);
+        if (!names) goto done;
+        for (i = 0; i < N; i++) { PyTuple_SET_ITEM(names, i, pyname[i]); pyname[i] = NULL; }
+        index = NEW_DICT(N);
+        if (!index) goto done;
+        for (i = 0; i < N; i++)
+            if (PyDict_SetItem(index, PyTuple_GET_ITEM(names, i), ids[i]) < 0) goto done;
+        if (PyDict_GET_SIZE(index) != N) {  /* two nodes with one name: never here */
+            PyErr_SetString(PyExc_AssertionError, "pyab.dsl._cscan: a name twice");
+            goto done;
+        }
+        PyObject_GC_UnTrack(names);
     }
     kids = PyTuple_New(N);
     values = PyTuple_New(N);
@@ -755,7 +772,6 @@ static PyObject *result(S *s, ss N, const ss *pre, PyObject **pyname, const ss *
      * once, in the first collection after this call -- a million of them
      * took a tenth of the parse.  (The dict of str -> int is untracked
      * from the start.) */
-    PyObject_GC_UnTrack(names);
     PyObject_GC_UnTrack(kids);
     PyObject_GC_UnTrack(values);
     PyObject_GC_UnTrack(depths);
@@ -964,7 +980,7 @@ static PyObject *flat(S *s, int *rc) {
         if (i + 8 < N) PREFETCH(name_ptr(s, &s->names[pre[i + 8]]));
         if (!(pyname[i] = make_name(s, &s->names[pre[i]])) || PyObject_Hash(pyname[i]) == -1) goto done;
     }
-    out = result(s, N, pre, pyname, kstart.a, kcount.a, karr.a, depth, root_max, NULL);
+    out = result(s, N, pre, pyname, kstart.a, kcount.a, karr.a, depth, root_max, NULL, NULL);
     r = out ? OK : ERR;
 done:
     for (d = 0; d < ndec; d++) Py_XDECREF(dec[d].v);
@@ -1046,7 +1062,7 @@ static PyObject *nested(S *s, int *rc) {
             PyList_SET_ITEM(pymarks, i / 2, m);
         }
     }
-    out = result(s, N, NULL, pyname, kstart, kcount, karr, depth.a, 1, pymarks);
+    out = result(s, N, NULL, pyname, kstart, kcount, karr, depth.a, 1, pymarks, NULL);
     r = out ? OK : ERR;
 done:
     if (pyname) { for (i = 0; i < N; i++) Py_XDECREF(pyname[i]); PyMem_RawFree(pyname); }
@@ -1064,7 +1080,7 @@ static int digits_of(ss k) { int d = 1; while (k >= 10) { k /= 10; d++; } return
 static PyObject *listform(S *s, ss p, int root_max, ss chars, int *rc) {
     Vec parent = {0}, nth = {0}, depth = {0}, stack = {0}, count = {0};
     ss *kstart = NULL, *kcount = NULL, *karr = NULL, *len = NULL, N = 0, i;
-    PyObject **pyname = NULL, *out = NULL;
+    PyObject **pyname = NULL, *out = NULL, *plist = NULL, *nlist = NULL, *links = NULL;
     int r = GIVEUP;
     Name none = {0, 0, 0, 1};
     while (p < s->n) {
@@ -1104,17 +1120,28 @@ static PyObject *listform(S *s, ss p, int root_max, ss chars, int *rc) {
     r = GIVEUP;
     N = s->nn;
     if (!N || stack.n || !values_ok(s)) goto done;
-    /* Dewey names past eight characters of them per character of input:
-     * the Python path gives the Tree names spelled on demand */
+    /* Dewey names past eight characters of them per character of input
+     * are not made: the Tree spells them on demand (see the top) */
     r = ERR;
     if (!(len = alloc_ss(N))) goto done;
     len[0] = 1;
     double total = 1;
     for (i = 1; i < N; i++) { len[i] = len[parent.a[i]] + 1 + digits_of(nth.a[i]); total += (double)len[i]; }
-    r = GIVEUP;
-    if (total > 8.0 * (double)chars + 10000) goto done;
     r = ERR;
     if (csr(parent.a, N, &kstart, &kcount, &karr) < 0) goto done;
+    if (total > 8.0 * (double)chars + 10000) {  /* spelled on demand: see the top */
+        if (!(plist = PyList_New(N)) || !(nlist = PyList_New(N))) goto done;
+        for (i = 0; i < N; i++) {
+            PyObject *a = PyLong_FromSsize_t(parent.a[i]), *b = a ? PyLong_FromSsize_t(nth.a[i]) : NULL;
+            if (!b) { Py_XDECREF(a); goto done; }
+            PyList_SET_ITEM(plist, i, a);
+            PyList_SET_ITEM(nlist, i, b);
+        }
+        if (!(links = PyTuple_Pack(2, plist, nlist))) goto done;
+        out = result(s, N, NULL, NULL, kstart, kcount, karr, depth.a, root_max, NULL, links);
+        r = out ? OK : ERR;
+        goto done;
+    }
     pyname = PyMem_RawCalloc((size_t)N, sizeof *pyname);
     if (!pyname) { PyErr_NoMemory(); goto done; }
     if (!(pyname[0] = PyUnicode_FromStringAndSize("r", 1))) goto done;
@@ -1131,10 +1158,11 @@ static PyObject *listform(S *s, ss p, int root_max, ss chars, int *rc) {
         pyname[i] = u;
         if (PyObject_Hash(u) == -1) goto done;  /* while fresh: see make_name */
     }
-    out = result(s, N, NULL, pyname, kstart, kcount, karr, depth.a, root_max, NULL);
+    out = result(s, N, NULL, pyname, kstart, kcount, karr, depth.a, root_max, NULL, NULL);
     r = out ? OK : ERR;
 done:
     if (pyname) { for (i = 0; i < N; i++) Py_XDECREF(pyname[i]); PyMem_RawFree(pyname); }
+    Py_XDECREF(plist); Py_XDECREF(nlist); Py_XDECREF(links);
     vec_free(&parent); vec_free(&nth); vec_free(&depth); vec_free(&stack); vec_free(&count);
     PyMem_RawFree(kstart); PyMem_RawFree(kcount); PyMem_RawFree(karr); PyMem_RawFree(len);
     *rc = r;

@@ -1,9 +1,11 @@
 """Text -> :class:`~pyab.tree.Tree`, and back.
 
-:func:`parse` runs lark's LALR parser over ``grammar.lark`` with the
-transformer applied during parsing (no parse tree is kept), collects
-declarations with their positions, and hands them to
-:func:`pyab.tree.build`, the one place a tree is validated.  Every problem
+:func:`parse` reads a text with the scanner of this installation's form
+(the compiled one, else the pure-Python ones: :func:`_fast`); what it
+declines, and every error, goes to lark's LALR parser over
+``grammar.lark``, with the transformer applied during parsing (no parse
+tree is kept), which collects declarations with their positions and hands
+them to :func:`pyab.tree.build`, the one place a tree is validated.  Every problem
 becomes a :class:`DSLError` that names ``FILE:LINE:COL`` and shows the line
 with a caret under the place.
 """
@@ -174,26 +176,31 @@ _cscan = compiled("dsl._cscan")
 
 def _from_arrays(arrays: tuple) -> Tree | None:
     names, kids, values, index, depth, side, marks = arrays
+    if names is None:  # a list-form tree whose Dewey names are spelled on demand
+        names = treescan.DeweyNames(*index)
+        index = treescan.DeweyIndex(names, kids)
     return build_preorder(names, kids, values, side, index, depth, marks or (), scanned=True)
 
 
 def _fast(text: str) -> Tree | None:
-    """The tree read by the fast paths, or None when they leave the text to
-    lark.  First the compiled scanner (pyab/_cscan.c), when it is built: it
-    returns the Tree's arrays or None for anything it is not sure of; then
-    the pure-Python scanners (pyab.dsl.flatscan, pyab.dsl.treescan), whose rules it
-    follows.  The first character after an optional side says which form to
-    try: ``[`` the list form; else the flat form, whose pattern fails at the
-    first ``(`` of a nested tree."""
+    """The tree read by the scanner of this installation's form, or None
+    when it leaves the text to lark.  One reader a form: the compiled
+    scanner (pyab/dsl/_cscan.c) where it is built, which returns the Tree's
+    arrays or None for anything it is not sure of; else (no compiler,
+    ``PYAB_PURE_PYTHON=1``) the pure-Python scanners (pyab.dsl.flatscan,
+    pyab.dsl.treescan), whose rules it follows.  What the one declines goes
+    to lark, never to the other."""
     if _cscan is not None:
         arrays = _cscan.scan(text)
-        if arrays is not None:
-            return _from_arrays(arrays)
+        return None if arrays is None else _from_arrays(arrays)
     return _fast_python(text)
 
 
 def _fast_python(text: str) -> Tree | None:
-    """The pure-Python fast paths (see :func:`_fast`); none on Python 3.10."""
+    """The pure-Python fast paths (see :func:`_fast`); none on Python 3.10.
+    The first character after an optional side says which form to try:
+    ``[`` the list form; else the flat form, whose pattern fails at the
+    first ``(`` of a nested tree."""
     if not FAST:
         return None
     start = treescan._HEAD.match(text)

@@ -118,16 +118,64 @@ def test_the_benchmark_shapes_take_the_compiled_scanner():
         _agree(text, must_take=True)
 
 
-def test_deep_list_trees_go_to_the_python_path():
+def test_deep_list_trees_are_read_without_spelling_their_names():
     """Dewey names longer than eight characters per character of input are
-    left to treescan's DeweyNames (linear memory): the compiled scanner says
-    None, and pyab.parse still reads the tree."""
+    not made: the compiled scanner gives the arrays with the parent links
+    instead, and the Tree spells a name when asked (treescan's DeweyNames,
+    linear memory), as the pure-Python path does."""
     deep = "[" * 2000 + "[7, 8]" + "]" * 2000
-    assert _compiled().scan(deep) is None
-    tree = pyab.parse(deep)
+    names, kids, values, links, depth, side, marks = _compiled().scan(deep)
+    assert names is None and links[0][:3] == [-1, 0, 1] and links[1][:3] == [0, 1, 1]
+    assert len(kids) == 2003 and values[-2:] == (7, 8) and depth[-1] == 2001 and side == "max"
+    real = dsl._fast_python
+    dsl._fast_python = lambda _text: pytest.fail("the pure-Python path ran")
+    try:
+        tree = pyab.parse(deep)
+    finally:
+        dsl._fast_python = real
     assert type(tree.names).__name__ == "DeweyNames" and len(tree) == 2003
+    assert tree.names[-1] == "r" + "_1" * 2000 + "_2" and tree.index[tree.names[-1]] == 2002
+    assert _fields(tree) == _lark(deep)
     shallow = "[" * 100 + "[7, 8]" + "]" * 100
     _agree(shallow, must_take=True)
+
+
+def _no_python_path(text: str):
+    """pyab.parse with the compiled scanner in front and the pure-Python
+    scanners made to fail the test if they run."""
+    real = dsl._fast_python
+    dsl._fast_python = lambda _text: pytest.fail("the pure-Python path ran")
+    try:
+        return _fields(dsl.parse(text, "t.tree"))
+    except pyab.DSLError as err:
+        return ("error", str(err))
+    finally:
+        dsl._fast_python = real
+
+
+@pytest.mark.parametrize("text", [
+    "a -> b\nb = " + "9" * 309,                          # an int the scanner leaves to Python
+    "a -> '\\q'\n'\\q' = 1",                            # an escape it leaves to lark
+    "[" * 3000 + "1" + "]" * 3000,                        # Dewey names too long to spell
+    "a(b = 1, b = 2)", "a -> b\nb -> a", "",              # errors
+    "min [[3, 12, 8], [2, 4, 6]]", "a(b(e=3, f=12), c = 4 (h=2))", "a -> b, c\nb = 1\nc = 2",
+])
+def test_one_reader_a_form(text):
+    """With the compiled scanner built, a text is read by it or by lark (for
+    what it declines, and for every error), never by the pure-Python
+    scanners; the tree or the error is the pure-Python form's own."""
+    if dsl._cscan is None:
+        pytest.skip("PYAB_PURE_PYTHON=1: the pure-Python form")
+    with_c = _no_python_path(text)
+    real = dsl._cscan
+    dsl._cscan = None
+    try:
+        pure = _fields(dsl.parse(text, "t.tree"))
+    except pyab.DSLError as err:
+        pure = ("error", str(err))
+    finally:
+        dsl._cscan = real
+    assert with_c == pure == _lark(text)
 
 
 # -- random trees in every form, hostile names --------------------------------
