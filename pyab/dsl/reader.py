@@ -222,6 +222,11 @@ def parse(text: str, source: str = "<string>") -> Tree:
     """
     from ..api import expect_text
     expect_text(text, "pyab.parse")
+    return _parse(text, source)
+
+
+def _parse(text: str, source: str) -> Tree:
+    """:func:`parse` of a text known to be a str (read from a file)."""
     tree = _fast(text)
     if tree is not None:
         return tree
@@ -317,8 +322,8 @@ def load(path: str | Path) -> Tree:
         return factsfile.load(path)
     if str(path) == "-":
         import sys
-        return parse(sys.stdin.read(), "<stdin>")
-    return parse(decode(read_bytes(path), str(path)), str(path))
+        return _parse(sys.stdin.read(), "<stdin>")
+    return _parse(decode(read_bytes(path), str(path)), str(path))
 
 
 def read_bytes(path: str | Path) -> bytes:
