@@ -183,17 +183,20 @@ static inline uint64_t hash_bytes(const char *p, ss n, ss room) {
     return h ^ (h >> 32);
 }
 
+/* Room for cap nodes: their names and values. */
+static int grow_nodes(S *s, ss cap) {
+    Name *names = PyMem_RawRealloc(s->names, (size_t)cap * sizeof *names);
+    if (!names) { PyErr_NoMemory(); return ERR; }
+    s->names = names;
+    PyObject **vals = PyMem_RawRealloc(s->vals, (size_t)cap * sizeof *vals);
+    if (!vals) { PyErr_NoMemory(); return ERR; }
+    s->vals = vals;
+    s->ncap = cap;
+    return OK;
+}
+
 static int add_node(S *s, Name nm, ss *id) {
-    if (s->nn == s->ncap) {
-        ss cap = s->ncap ? s->ncap * 2 : 1024;
-        Name *names = PyMem_RawRealloc(s->names, (size_t)cap * sizeof *names);
-        if (!names) { PyErr_NoMemory(); return ERR; }
-        s->names = names;
-        PyObject **vals = PyMem_RawRealloc(s->vals, (size_t)cap * sizeof *vals);
-        if (!vals) { PyErr_NoMemory(); return ERR; }
-        s->vals = vals;
-        s->ncap = cap;
-    }
+    if (s->nn == s->ncap && grow_nodes(s, s->ncap ? s->ncap * 2 : 1024) < 0) return ERR;
     s->names[s->nn] = nm;
     s->vals[s->nn] = NULL;
     *id = s->nn++;
@@ -246,15 +249,7 @@ static int presize(S *s) {
     size_t size = 1 << 12;
     while ((size_t)count * 10 >= size * 7) size *= 2;
     if (size > s->tsize && rehash_to(s, size) < 0) return ERR;
-    if (count > s->ncap) {
-        Name *names = PyMem_RawRealloc(s->names, (size_t)count * sizeof *names);
-        if (!names) { PyErr_NoMemory(); return ERR; }
-        s->names = names;
-        PyObject **vals = PyMem_RawRealloc(s->vals, (size_t)count * sizeof *vals);
-        if (!vals) { PyErr_NoMemory(); return ERR; }
-        s->vals = vals;
-        s->ncap = count;
-    }
+    if (count > s->ncap && grow_nodes(s, count) < 0) return ERR;
     return OK;
 }
 
