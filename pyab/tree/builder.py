@@ -110,6 +110,17 @@ def _build_quick(edges, values, root_side, defined) -> "Tree | None":
     return build_plain(kids, vals, root_side, named)
 
 
+def _names_ok(names) -> bool:
+    """True when :func:`build` takes every one of ``names`` as a name: text,
+    without NUL, without a lone surrogate (one pass in C over them all)."""
+    try:
+        joined = "".join(names)
+        joined.encode("utf-8")
+    except (TypeError, UnicodeEncodeError):
+        return False
+    return "\0" not in joined
+
+
 def plain_values_ok(values) -> bool:
     """True when :func:`build` takes every one of ``values`` (the static
     values of one tree): numbers, finite, and SWI-Prolog and Python compare
@@ -159,13 +170,8 @@ def build_plain(kids: dict[str, list[str]], vals: dict[str, Number], root_side: 
     if named is not None:
         if len(named) != len(child_set) + 1 or set(named) != child_set | roots:
             return None
-    try:
-        joined = "".join(roots) + "".join(child_set)
-        if "\0" in joined:
-            return None
-        joined.encode("utf-8")
-    except (TypeError, UnicodeEncodeError):
-        return None  # not text, NUL, or a lone surrogate
+    if not _names_ok(roots) or not _names_ok(child_set):
+        return None
     names: list[str] = []
     add = names.append
     stack = list(roots)
@@ -232,13 +238,8 @@ def build_preorder(names: Sequence[str], kids: tuple[tuple[int, ...], ...], valu
     if not scanned and not _preorder_values_ok(values, kids):
         return None
     if not scanned and isinstance(names, (tuple, list)):  # else names spelled on demand (list-form Dewey names)
-        try:
-            joined = "".join(names)  # every name a str
-            if "\0" in joined:
-                return None
-            joined.encode("utf-8")
-        except (TypeError, UnicodeEncodeError):
-            return None  # not text, NUL, or a lone surrogate
+        if not _names_ok(names):
+            return None
         names = tuple(names)
     if index is None:
         index = dict(zip(names, range(n)))
