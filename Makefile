@@ -64,7 +64,7 @@ latex:
 # alpha_beta_search: the package declares Python < 3.11 and pulls in
 # TensorFlow and friends, but its games module needs only numpy (a test
 # extra), so it is installed without its declared dependencies.
-$(STAMP): pyproject.toml setup.py pyab/dsl/_cscan.c pyab/prolog/_cload.c pyab/prolog/_ctable.c pyab/prolog/_swi.h
+$(STAMP): pyproject.toml setup.py pyab/dsl/_cscan.c pyab/prolog/_cload.c pyab/prolog/_crecord.c pyab/prolog/_ctable.c pyab/prolog/_swi.h
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -e '.[test]'
 	$(BIN)/pip install -q --no-deps --ignore-requires-python aima==2024.9.28

@@ -59,7 +59,8 @@ setup(
     # the library pyab starts); without it trees load with load_packed/3.
     ext_modules=[Extension("pyab.dsl._cscan", ["pyab/dsl/_cscan.c"], optional=True,
                            extra_compile_args=["-O2"]),
-                 Extension("pyab.prolog._cload", ["pyab/prolog/_cload.c", "pyab/prolog/_ctable.c"],
+                 Extension("pyab.prolog._cload", ["pyab/prolog/_cload.c", "pyab/prolog/_crecord.c",
+                                                "pyab/prolog/_ctable.c"],
                            optional=True,
                            depends=["pyab/prolog/_swi.h"], extra_compile_args=["-O2"])],
 )
