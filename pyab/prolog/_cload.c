@@ -13,7 +13,7 @@
  *     staticval(N, V) for every node with a value, in node order;
  *     tree(N, [K1, ..., Kk]) for every inner node, ascending.
  *
- * straight from the Tree's own sequences (pyab/tree.py), with no text in
+ * straight from the Tree's own sequences (pyab/tree/model.py), with no text in
  * between: each name becomes an atom once (PL_new_atom_mbchars, UTF-8, with
  * its length, so any name is exact), each clause one PL_assert.  The
  * references this code takes on those atoms are given back at the end (the
@@ -38,8 +38,11 @@
  * raises a Python error; after False or an error the caller drops the
  * module (whatever was asserted goes with it).
  *
- * Built by setup.py as an optional extension, like pyab/_cscan.c: without a
- * C compiler pyab installs and loads trees with load_packed/3.
+ * The extension's other sources: _crecord.c, the recorder of a search in
+ * C, and _ctable.c, a big tree file's table.
+ *
+ * Built by setup.py as an optional extension, like pyab/dsl/_cscan.c:
+ * without a C compiler pyab installs and loads trees with load_packed/3.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

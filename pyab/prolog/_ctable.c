@@ -3,7 +3,7 @@
  * clause (pyab/trees/table.py keeps the tables in the user's cache).
  *
  * table_write(path, names, kids, values, sides, depth, root_max) writes the
- * table of a Tree's own sequences (pyab/tree.py) to path;
+ * table of a Tree's own sequences (pyab/tree/model.py) to path;
  * table_check(buffer) -> (nodes, flags) checks a table in memory and says
  * what is wrong with it (ValueError) before Python reads a byte of it;
  * register_table() defines pyab_table:kids/3, value/3, side/3 and name/3,
