@@ -154,7 +154,8 @@ def _no_python_path(text: str):
 
 
 @pytest.mark.parametrize("text", [
-    "a -> b\nb = " + "9" * 309,                          # an int the scanner leaves to Python
+    "a -> b\nb = " + "9" * 309,                          # an int the scanner leaves to lark: too large
+    "a -> b\nb = 1" + "0" * 308,                         # ... and one build() takes
     "a -> '\\q'\n'\\q' = 1",                            # an escape it leaves to lark
     "[" * 3000 + "1" + "]" * 3000,                        # Dewey names too long to spell
     "a(b = 1, b = 2)", "a -> b\nb -> a", "",              # errors
