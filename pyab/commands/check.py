@@ -306,9 +306,7 @@ def _files(args: argparse.Namespace) -> int:
 
 
 def _random(args: argparse.Namespace, options) -> int:
-    from ..dsl import dump
-    from ..referee.checking import command, random_cases, save_text
-    from ..result import bound_text as bound
+    from ..referee.checking import random_cases
     start = time.perf_counter()
     last = start
     jobs = getattr(args, "jobs", 1)
@@ -330,6 +328,9 @@ def _random(args: argparse.Namespace, options) -> int:
         if parallel and not diff:
             raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
         if diff:
+            from ..dsl import dump
+            from ..referee.checking import command, save_text
+            from ..result import bound_text as bound
             window = window_text(alpha, beta)
             out = save_text(Path(args.save_dir), f"pyab-mismatch-seed{args.seed}-{i}.tree",
                             f"# pyab check --random: tree {i} of seed {args.seed}, "
