@@ -9,9 +9,10 @@ default random trees each, sandboxed, ``--jobs 2``, against the aim of
 300 submissions in 40 s (issue 37; ``--quick`` grades 2 x 20 and
 projects to 300), the same class on one tree a submission (its
 start-ups), and each route's CPU a submission's start-up and a tree.
-While the class is graded the process table is sampled (:mod:`benchmarks.classroom`): the most defunct processes seen (aim 0 that
-outlive a sample) and the memory of pyab and everything under it, first
-and last sample beside the largest."""
+While the class is graded the process table is sampled
+(:mod:`benchmarks.classroom`): the most defunct processes seen (aim 0
+that outlive a sample) and the memory of pyab and everything under it,
+first and last sample beside the largest."""
 
 from __future__ import annotations
 
