@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import shlex
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -242,6 +243,7 @@ def _options(suite: Suite, g: Group, algorithm: str) -> Any:
 # groups' are kept.
 _SHARED: "OrderedDict[tuple, tuple[list[Any], Any]]" = OrderedDict()
 SHARED_GROUPS = 8
+_SHARED_LOCK = threading.Lock()
 
 
 def _shared_cases(options: Any, interface: str) -> tuple[list[Any] | None, Any]:
@@ -255,14 +257,17 @@ def _shared_cases(options: Any, interface: str) -> tuple[list[Any] | None, Any]:
     key = (options.random, options.seed, options.tree_depth, options.branching, options.values,
            options.decimals, options.ragged, options.agents, options.depth is not None,
            options.windows, window_for)
-    if key in _SHARED:
-        _SHARED.move_to_end(key)
-        return _SHARED[key]
+    with _SHARED_LOCK:  # a Dask worker grades in threads
+        if key in _SHARED:
+            _SHARED.move_to_end(key)
+            return _SHARED[key]
     cases = list(random_cases(options, window_for))
-    _SHARED[key] = cases, References(c.tree for c in cases if c.tree is not None)
-    while len(_SHARED) > SHARED_GROUPS:
-        _SHARED.popitem(last=False)
-    return _SHARED[key]
+    made = cases, References(c.tree for c in cases if c.tree is not None)
+    with _SHARED_LOCK:
+        made = _SHARED.setdefault(key, made)
+        while len(_SHARED) > SHARED_GROUPS:
+            _SHARED.popitem(last=False)
+    return made
 
 
 def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> GroupResult:
