@@ -121,12 +121,13 @@ def _grade(suite: Path, subs: list[str], out: Path, jobs: int):
     return _watched(py("-m", "pyab", "grade", str(suite), *subs, "--jobs", str(jobs), "--out", str(out)))
 
 
-def stages(per: int = 8, trees: int = 1000) -> dict[str, dict[str, float]]:
+def stages(per: int = 12, trees: int = 1000) -> dict[str, dict[str, float]]:
     """CPU a stage of grading, by route, not sandboxed (a sandbox's inner
     processes end killed, and the CPU they used is counted nowhere), one
     process: a submission's start-up (the suite of one tree: the worker's
     share of the command, the program's child started and ended, the
-    reports) and a tree (the difference to the suite of ``trees``)."""
+    reports) and a tree (the difference to the suite of ``trees``; a
+    third of the submissions are mutants, shrunk, as in the class)."""
     out: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="pyab-class-stages-") as tmp:
         made = _make_class(Path(tmp), per, trees, untrusted=False)
@@ -177,7 +178,7 @@ def class_rows(quick: bool = False, trees: int = 1000) -> list[Row]:
             Row("memory of `pyab grade` and all under it over that run (resident, summed)",
                 f"{rss[-1]:.0f} MB last" if rss else "-", "first sample / largest",
                 f"{rss[0]:.0f} / {max(rss):.0f} MB" if rss else "-", None, "-", "flat", None)]
-    for route, st in stages(4 if quick else 8, trees).items():
+    for route, st in stages(6 if quick else 12, trees).items():  # a third mutants, as the class
         rows.append(Row(f"grading's stages, --{route} (not sandboxed, one process, CPU of "
                         "everything under it): a submission's start-up / a tree",
                         f"{st['start_cpu_s'] * 1e3:.0f} ms / {st['tree_cpu_us']:.0f} us CPU",
