@@ -114,10 +114,11 @@ def random_tree(rng: random.Random, shape: Shape = Shape()) -> Tree:
     values: list[Number | None] = []
     depths: list[int] = []
     inner_ids: list[int] = []
-    plain = not (pool or decimals or inner) and lo <= hi and b_lo <= b_hi
     # the plain case (every preset but "wide", and --decimals) draws as
     # value() and randint() do, inline: most of a tree's making is this loop
-    n_v, n_b = hi - lo + 1, b_hi - b_lo + 1
+    plain = (not (pool or decimals or inner) and all(type(x) is int for x in (lo, hi, b_lo, b_hi))
+             and lo <= hi and b_lo <= b_hi)
+    n_v, n_b = (hi - lo + 1, b_hi - b_lo + 1) if plain else (1, 1)
     k_v, k_b = n_v.bit_length(), n_b.bit_length()
     stack: list[tuple[str, int, list[int]]] = [("r", 0, [])]  # name, depth, the parent's kids
     pop, push = stack.pop, stack.extend
