@@ -13,16 +13,34 @@ from __future__ import annotations
 import sys as _sys
 from typing import TYPE_CHECKING
 
-from .dsl import dump, load, parse
-from .engines import check, solve
 from .errors import (ArgumentError, DSLError, Error, Mismatch, ProgramError, PrologError,
                      SearchArgumentError, SearchTimeout)
-from .prolog.facts import facts
 from .result import Result
 from .tree import Tree, TreeError
 
 if TYPE_CHECKING:
     from . import prolog
+    from .dsl import dump, load, parse
+    from .engines import check, solve
+    from .prolog.facts import facts
+
+# Imported when first used: a program's child (pyab.referee.pychild) and a
+# command that does not read tree text start without them.
+_LAZY = {"dump": "dsl", "load": "dsl", "parse": "dsl", "check": "engines", "solve": "engines",
+         "facts": "prolog.facts"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 __all__ = [
     "ArgumentError", "DSLError", "Error", "Mismatch", "ProgramError", "PrologError", "Result",

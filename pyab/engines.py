@@ -339,6 +339,7 @@ def both_many(cases: Iterable[tuple[Any, ...]], algorithm: str = "bratko", *,
     from .prolog.answers import _result_of
     from .search import algorithm as find, solve_python
     it = iter(cases)
+    any_sides = find(algorithm).any_sides  # an unknown algorithm: said here
     if find(algorithm).value_range:  # it reads staticval/2's facts, which the batch has not
         for item in it:
             yield item, both(item[0], algorithm, item[1], item[2]).differences
@@ -349,6 +350,8 @@ def both_many(cases: Iterable[tuple[Any, ...]], algorithm: str = "bratko", *,
             return
         refused: Exception | None = None
         for n, item in enumerate(chunk):
+            if _plain(item[0], item[1], item[2], any_sides):
+                continue  # nothing _check() would refuse
             try:
                 _check(item[0], algorithm, item[1], item[2], None, None)  # as both() does
             except (Error, ValueError) as err:  # raised after the trees before it, as both() would
@@ -375,6 +378,24 @@ def both_many(cases: Iterable[tuple[Any, ...]], algorithm: str = "bratko", *,
             yield item, differences(prolog, finish(mirror, tree, alpha, beta, None))
         if refused is not None:
             raise refused
+
+
+_INF = math.inf
+_EXACT = 2 ** 53  # integers a float holds exactly: below this in size
+
+
+def _plain(tree: Any, alpha: Any, beta: Any, any_sides: bool) -> bool:
+    """True for a search :func:`_check` (no depth, no timeout) takes
+    without a look: the full window, or whole-number bounds in order that
+    any value compares with alike, on a tree its algorithm can search
+    (the windows of ``pyab check --random``); False: ask :func:`_check`."""
+    ta, tb = type(alpha), type(beta)
+    if ta is float and tb is float:
+        if not (alpha == -_INF and beta == _INF):
+            return False
+    elif not (ta is int and tb is int and -_EXACT < alpha <= beta < _EXACT):
+        return False
+    return any_sides or tree.alternating
 
 
 def check(tree: AnyTree, algorithm: str = "bratko", alpha: Number = -math.inf,

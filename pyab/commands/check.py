@@ -306,9 +306,7 @@ def _files(args: argparse.Namespace) -> int:
 
 
 def _random(args: argparse.Namespace, options) -> int:
-    from ..dsl import dump
-    from ..referee.checking import command, random_cases, save_text
-    from ..result import bound_text as bound
+    from ..referee.checking import random_cases
     start = time.perf_counter()
     last = start
     jobs = getattr(args, "jobs", 1)
@@ -330,6 +328,9 @@ def _random(args: argparse.Namespace, options) -> int:
         if parallel and not diff:
             raise RuntimeError(f"a worker saw a disagreement on tree {i} that a second run does not show")
         if diff:
+            from ..dsl import dump
+            from ..referee.checking import command, save_text
+            from ..result import bound_text as bound
             window = window_text(alpha, beta)
             out = save_text(Path(args.save_dir), f"pyab-mismatch-seed{args.seed}-{i}.tree",
                             f"# pyab check --random: tree {i} of seed {args.seed}, "
@@ -425,31 +426,26 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
     from ..errors import Error
     from ..referee.checking import Lookahead, random_cases
     from ..referee.supervise import WORKER_ROUTE
+    from ..referee.verdict import judge
     args = argparse.Namespace(**settings)
-    yours = args.program or args.python or args.exec
-    bad: list[int] = []
-    route = None
-    if yours:
-        from ..referee.verdict import judge
-        route = _route(args)
-        WORKER_ROUTE[:] = [route]
     mine = (case for case in random_cases(options, "full" if args.interface == "aima" else None)
             if (case.number - 1) % jobs == share)
-    cases = Lookahead(mine, route.lookahead) if route is not None else Lookahead(mine, 0)
+    if not (args.program or args.python or args.exec):
+        return _share_in_process(mine, args, share, jobs)
+    bad: list[int] = []
+    route = _route(args)
+    WORKER_ROUTE[:] = [route]
+    cases = Lookahead(mine, route.lookahead)
     try:
         for case, upcoming in cases:
             assert case.tree is not None
             for later in upcoming:
-                assert route is not None  # nothing is in view without one
                 route.ahead(later.tree, later.alpha, later.beta,
                             depth=options.settings.depth, agents=options.settings.agents)
             failed = False
             try:
-                if route is not None:
-                    status = judge(route, case.tree, case.alpha, case.beta, options.settings).status
-                    wrong, failed = status != "agree", status == "error"
-                else:
-                    wrong = bool(_one(case.tree, args, case.alpha, case.beta)[1])
+                status = judge(route, case.tree, case.alpha, case.beta, options.settings).status
+                wrong, failed = status != "agree", status == "error"
             except (Error, ValueError):
                 wrong = True  # bad input: the main process judges it again and says why
             if wrong:
@@ -462,6 +458,27 @@ def _check_share(settings: dict, options, share: int, jobs: int) -> list[int]:
                     break
         return bad
     finally:
-        if route is not None:
-            route.close()
-            WORKER_ROUTE.clear()
+        route.close()
+        WORKER_ROUTE.clear()
+
+
+def _share_in_process(mine, args: argparse.Namespace, share: int, jobs: int) -> list[int]:
+    """:func:`_check_share` without a program: the share judged as the
+    single process judges its trees (:func:`_judged`: 64 trees a call into
+    SWI-Prolog); the number of the first tree that did not agree or was
+    refused, if any (the main process judges it again and says why)."""
+    from ..errors import Error
+    last = share + 1 - jobs  # the number before the share's first tree
+    try:
+        for case, diff in _judged(mine, args, False):
+            if diff is None:  # --algorithm all or --depth: one tree at a time
+                try:
+                    diff = _one(case.tree, args, case.alpha, case.beta)[1]
+                except (Error, ValueError):
+                    return [case.number]
+            if diff:
+                return [case.number]
+            last = case.number
+    except (Error, ValueError):  # raised for the tree after the last one judged
+        return [last + jobs]
+    return []

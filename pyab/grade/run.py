@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import math
 import shlex
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from pathlib import Path
@@ -235,13 +237,46 @@ def _options(suite: Suite, g: Group, algorithm: str) -> Any:
         count_failures=True, shrink_budget=SHRINK_BUDGET, shrink_seconds=SHRINK_SECONDS)
 
 
+# A group's random trees and the reference's results on them, made once a
+# process and shared by every submission it grades (each submission's
+# every tree is still searched by its program and compared); the last few
+# groups' are kept.
+_SHARED: "OrderedDict[tuple, tuple[list[Any], Any]]" = OrderedDict()
+SHARED_GROUPS = 8
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_cases(options: Any, interface: str) -> tuple[list[Any] | None, Any]:
+    """The cases of a random group (None for tree files: read each time)
+    and the :class:`~pyab.referee.verdict.References` on them."""
+    from ..referee.checking import random_cases
+    from ..referee.verdict import References
+    if options.random is None:
+        return None, References(())
+    window_for = "full" if interface in ("aima", "cs188") else None
+    key = (options.random, options.seed, options.tree_depth, options.branching, options.values,
+           options.decimals, options.ragged, options.agents, options.depth is not None,
+           options.windows, window_for)
+    with _SHARED_LOCK:  # a Dask worker grades in threads
+        if key in _SHARED:
+            _SHARED.move_to_end(key)
+            return _SHARED[key]
+    cases = list(random_cases(options, window_for))
+    made = cases, References(c.tree for c in cases if c.tree is not None)
+    with _SHARED_LOCK:
+        made = _SHARED.setdefault(key, made)
+        while len(_SHARED) > SHARED_GROUPS:
+            _SHARED.popitem(last=False)
+    return made
+
+
 def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> GroupResult:
     """A random or trees group, through the referee's own loop
     (:func:`pyab.referee.checking.run`)."""
     from ..dsl import dump
     from ..referee import checking
     from ..referee.report import _compared
-    from ..referee.verdict import reference_label
+    from ..referee.verdict import reference_label, sharing
     grader = suite.grader
     algorithm = g.algorithm or grader.algorithm
     route = routes.get(grader.entry, algorithm)
@@ -258,8 +293,10 @@ def _random_group(suite: Suite, g: Group, program: Path, routes: _Routes) -> Gro
         timeouts += err is not None and err.kind == "timeout"
         return f"{MAX_TIMEOUTS} searches timed out" if timeouts >= MAX_TIMEOUTS else ""
 
+    cases, refs = _shared_cases(options, route.interface)
     try:
-        report = checking.run(route, options, stop=stop, keep_open=True)
+        with sharing(refs):
+            report = checking.run(route, options, stop=stop, keep_open=True, cases=cases)
     except _CannotRun as cannot:
         return _cannot_run_group(g, cannot.verdict, program, route.label)
     planned = len(g.trees) if g.trees else (g.random or 0)

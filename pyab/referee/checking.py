@@ -240,14 +240,16 @@ class Report:
 
 def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verdict], None] | None = None,
         known_good: Callable[[int], bool] | None = None,
-        stop: Callable[[Verdict], str] | None = None, keep_open: bool = False) -> Report:
+        stop: Callable[[Verdict], str] | None = None, keep_open: bool = False,
+        cases: Iterable[Case] | None = None) -> Report:
     """Judge every tree of ``options`` on ``route``; shrink and save the
     first disagreement.  ``on_verdict`` hears each tree's verdict as it
     comes; ``known_good(number)`` says a random tree was already judged
     agreeing (``--jobs``: the workers judged it), so it is counted, not run.
     ``stop(verdict)`` may end the run after a failed tree, saying why
     (:attr:`Report.stopped`); ``keep_open`` leaves the route open (grade
-    uses one child for every group of a submission).
+    uses one child for every group of a submission); ``cases``: the
+    options' cases made already (grade shares them across a class).
 
     :raises ProgramError: the program failed (exit 3), on the first tree
         where it did (unless ``options.count_failures``: then it is the
@@ -270,7 +272,8 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
     report = Report(options, route)
     start = time.perf_counter()
     try:
-        for case, upcoming in Lookahead(_cases(options, window_for), route.lookahead):
+        made = cases if cases is not None else _cases(options, window_for)
+        for case, upcoming in Lookahead(made, route.lookahead):
             for later in upcoming:
                 if later.tree is not None and not (
                         known_good is not None and later.number and known_good(later.number)):

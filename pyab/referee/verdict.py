@@ -23,16 +23,18 @@ twice in a row are judged right.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ..errors import ProgramError
 from ..result import Result, bound_text, json_number
 from ..tree import Number, Tree
 from .protocol import SearchBug
 
-__all__ = ["COMPARE", "KINDS", "Settings", "Verdict", "judge", "minimax_values",
-           "parse_compare", "reference_label", "value_correct"]
+__all__ = ["COMPARE", "KINDS", "References", "Settings", "Verdict", "judge", "minimax_values",
+           "parse_compare", "reference_label", "sharing", "value_correct"]
 
 COMPARE = ("all", "value", "move", "optimal-move", "leaves", "visited", "generated")
 
@@ -159,24 +161,59 @@ class Verdict:
                 "nodes": len(self.tree), "differences": list(self.lines)}
 
 
+class References:
+    """The reference's results on a fixed set of trees, each computed once
+    by :func:`judge` while :func:`sharing` them: a class's submissions are
+    judged on the same trees (:mod:`pyab.grade.run`).  Trees are known by
+    identity; the set keeps them alive, so an id is never another tree's."""
+
+    def __init__(self, trees: Iterable[Tree]) -> None:
+        self._by_id: dict[int, tuple[Tree, dict[tuple, Result]]] = {id(t): (t, {}) for t in trees}
+
+    def of(self, tree: Tree) -> dict[tuple, Result] | None:
+        entry = self._by_id.get(id(tree))
+        return entry[1] if entry is not None and entry[0] is tree else None
+
+
+_SHARED: ContextVar[References | None] = ContextVar("pyab_shared_references", default=None)
+
+
+@contextmanager
+def sharing(refs: References) -> Iterator[None]:
+    """:func:`judge` (in this thread) reads and fills ``refs``."""
+    token = _SHARED.set(refs)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
 def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Settings) -> Verdict:
     """Run ``route``'s program on ``tree`` in ``alpha..beta`` and judge it.
     A reference that refuses the tree raises (bad input: the caller names
     the file); the program's own failures are verdicts."""
+    given = tree
     if settings.agents:  # K agents in turn: every tree judged (a shrunk one too) has their sides
         from ..trees.randomtrees import with_agents
         tree = with_agents(tree, settings.agents)
     checks = _checks(settings.compare)
     ref = None
     if any(how in ("exact", "set") for _, how in checks):
-        if settings.algorithm == "minimax" and not tree.alternating:
-            from .cs188 import minimax  # MIN after MIN (ghosts): each node asked its side
-            ref = minimax(tree, settings.depth)
-        else:
-            from ..engines import check_search
-            from ..search import solve_python
-            check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)
-            ref = solve_python(tree, settings.algorithm, alpha, beta, settings.depth)
+        shared = _SHARED.get()
+        memo = shared.of(given) if shared is not None else None
+        key = (settings.algorithm, settings.depth, settings.agents, type(alpha), alpha, type(beta), beta)
+        ref = memo.get(key) if memo is not None else None
+        if ref is None:
+            if settings.algorithm == "minimax" and not tree.alternating:
+                from .cs188 import minimax  # MIN after MIN (ghosts): each node asked its side
+                ref = minimax(tree, settings.depth)
+            else:
+                from ..engines import check_search
+                from ..search import solve_python
+                check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)
+                ref = solve_python(tree, settings.algorithm, alpha, beta, settings.depth)
+            if memo is not None:
+                memo[key] = ref
     try:
         yours = route.search(tree, alpha, beta, depth=settings.depth, agents=settings.agents)
     except SearchBug as bug:

@@ -114,23 +114,43 @@ def random_tree(rng: random.Random, shape: Shape = Shape()) -> Tree:
     values: list[Number | None] = []
     depths: list[int] = []
     inner_ids: list[int] = []
-    stack = [("r", 0, -1)]  # name, depth, parent's id
+    # the plain case (every preset but "wide", and --decimals) draws as
+    # value() and randint() do, inline: most of a tree's making is this loop
+    plain = (not (pool or decimals or inner) and all(type(x) is int for x in (lo, hi, b_lo, b_hi))
+             and lo <= hi and b_lo <= b_hi)
+    n_v, n_b = (hi - lo + 1, b_hi - b_lo + 1) if plain else (1, 1)
+    k_v, k_b = n_v.bit_length(), n_b.bit_length()
+    stack: list[tuple[str, int, list[int]]] = [("r", 0, [])]  # name, depth, the parent's kids
     pop, push = stack.pop, stack.extend
     while stack:
-        name, d, parent = pop()
+        name, d, siblings = pop()
         i = len(names)
         names.append(name)
         depths.append(d)
-        kids.append([])
-        if parent >= 0:
-            kids[parent].append(i)  # children come in order: pushed reversed
-        if d >= depth or (d > 0 and uniform() < chance):
-            values.append(value())
+        own: list[int] = []
+        kids.append(own)
+        siblings.append(i)  # children come in order: pushed reversed
+        if d >= depth or (d and uniform() < chance):
+            if plain:
+                r = bits(k_v)
+                while r >= n_v:
+                    r = bits(k_v)
+                values.append(lo + r)
+            else:
+                values.append(value())
             continue
-        values.append(value() if inner else None)
+        if plain:
+            values.append(None)
+            r = bits(k_b)
+            while r >= n_b:
+                r = bits(k_b)
+            n = b_lo + r
+        else:
+            values.append(value() if inner else None)
+            n = randint(b_lo, b_hi)
         inner_ids.append(i)
-        n = randint(b_lo, b_hi)
-        push((f"{name}_{k}", d + 1, i) for k in range(n, 0, -1))
+        d += 1
+        push([(f"{name}_{k}", d, own) for k in range(n, 0, -1)])
     side = "max" if shape.agents is not None else shape.root_side or rng.choice(("max", "min"))
     if not (all(kids[i] for i in inner_ids) and plain_values_ok([v for v in values if v is not None])):
         # build() names what is wrong (no children, or a range no float holds next to halves)

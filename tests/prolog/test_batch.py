@@ -102,3 +102,26 @@ def test_every_algorithm_agrees_on_a_batch(algorithm):
         pytest.skip(f"no {algorithm} in the registry")
     cases = [c for c in _cases(80, seed=1) if c[0].alternating]
     assert [d for _, d in engines.both_many(cases, algorithm) if d] == []
+
+
+def test_the_quick_window_check_passes_only_what_the_full_one_passes():
+    """both_many skips _check for the plain windows of random trees: every
+    window it skips, _check takes too (bounds of every kind, trees whose
+    sides alternate or not, with whole or decimal values)."""
+    import itertools
+    import math
+
+    from pyab import parse
+    from pyab.engines import _check, _plain
+    from pyab.trees.randomtrees import with_agents
+    trees = [parse("a(b=1, c(d=2, e=3))"), parse("a(b=1.5, c=2)"),
+             with_agents(parse("a(b(d=1), c=2)"), 3), parse(f"a(b={2 ** 60}, c=2)")]
+    bounds = [-math.inf, math.inf, 0, 3, -2, 0.5, 2.0, 2 ** 53, -(2 ** 53), 2 ** 60, True,
+              math.nan, "1"]
+    skipped = 0
+    for tree, alpha, beta, alg in itertools.product(trees, bounds, bounds, ("bratko", "strict-cut")):
+        from pyab.search import algorithm
+        if _plain(tree, alpha, beta, algorithm(alg).any_sides):
+            skipped += 1
+            _check(tree, alg, alpha, beta, None, None)  # raises if the skip were wrong
+    assert skipped > 20

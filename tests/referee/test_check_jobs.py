@@ -67,3 +67,49 @@ def test_a_hanging_program_ends_check_jobs_keep_going_soon(tmp_path):
     assert r.returncode == 3, r.stdout + r.stderr
     assert "timeout" in r.stderr
     assert time.monotonic() - start < 15  # ten timeouts and the start-up (was 27 s)
+
+
+def _share_of(argv: list[str], share: int, jobs: int) -> list[int]:
+    """What --jobs worker ``share`` of ``pyab check ARGV --jobs JOBS`` reports."""
+    from pyab.cli import build_parser
+    from pyab.commands import check
+    argv = ["check", *argv, "--jobs", str(jobs)]
+    args = build_parser(argv).parse_args(argv)
+    args.algorithm = args.algorithm or "bratko"
+    settings = {k: v for k, v in vars(args).items() if k != "run"}
+    return check._check_share(settings, check._options(args), share, jobs)
+
+
+def test_a_worker_reports_the_first_disagreement_of_its_share(monkeypatch):
+    """In-process --jobs workers compare 64 trees a Prolog call
+    (pyab.engines.both_many): a record that differs from the mirror's on
+    the third tree of the share is the tree the worker names."""
+    from pyab.prolog import bridge
+    real = bridge.Engine.solve_batch
+
+    def third_wrong(self, cases, algorithm="bratko", **kw):
+        records = real(self, cases, algorithm, **kw)
+        best, value, *rest = records[2]
+        records[2] = (best, value + 1, *rest)
+        return records
+    assert _share_of(["--random", "40", "--seed", "3"], 1, 2) == []
+    monkeypatch.setattr(bridge.Engine, "solve_batch", third_wrong)
+    assert _share_of(["--random", "40", "--seed", "3"], 1, 2) == [6]  # trees 2, 4, 6
+
+
+def test_a_worker_names_the_first_refused_tree_of_its_share():
+    """A tree both engines refuse (three agents: sides that do not
+    alternate, for the slides' program) is named, the trees before it judged."""
+    from pyab.engines import check_search
+    from pyab.referee.checking import CheckOptions, random_cases
+    options = CheckOptions(algorithm="bratko", random=40, seed=2, agents=3)
+    refused = []
+    for case in random_cases(options):
+        try:
+            check_search(case.tree, "bratko", case.alpha, case.beta)
+        except ValueError:
+            refused.append(case.number)
+    for share in (0, 1):
+        first = [n for n in refused if (n - 1) % 2 == share][:1]
+        assert first, "the seed makes a refused tree in each share"
+        assert _share_of(["--random", "40", "--seed", "2", "--agents", "3"], share, 2) == first
