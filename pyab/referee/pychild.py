@@ -290,14 +290,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     def ask(question: str, node: Any) -> Any:
-        if isinstance(node, list):  # a cs188 successor question: [state, action]
-            put({question: [x if isinstance(x, str) else _wire(x) for x in node]})
-            return get()
-        put({question: _wire(node) if not isinstance(node, str) else node})
+        put(_question(question, node))
         return get()
 
-    while True:
-        job = get()
+    def one(job: dict, ask: Ask) -> dict:
+        """One search: the message that ends it (SystemExit passes on)."""
         alpha, beta = (math.inf * (1 if b == "inf" else -1) if isinstance(b, str) else b
                        for b in (job["alpha"], job["beta"]))
         try:
@@ -305,13 +302,127 @@ def main(argv: list[str] | None = None) -> int:
         except SystemExit:
             raise
         except Invalid as err:
-            put({"error": str(err), "kind": "invalid"})
-            continue
+            return {"error": str(err), "kind": "invalid"}
         except BaseException as err:
             traceback.print_exception(err, file=sys.stderr)
-            put({"error": describe(err), "kind": _kind(err)})
-            continue
-        put({"best": _wire(best), "value": _wire(value)})
+            return {"error": describe(err), "kind": _kind(err)}
+        return {"best": _wire(best), "value": _wire(value)}
+
+    job = get()  # the first job: answered {"protocol": 2}, then sent again in protocol 2
+    if interface != "cs188" and _Worker.can_start():  # cs188: the course's modules keep state
+        put({"protocol": 2})
+        _serve(one, put, get)
+    while True:  # protocol 1 (cs188), or no thread to spare: one search at a time
+        put(one(job, ask))
+        job = get()
+
+
+def _question(question: str, node: Any) -> dict:
+    if isinstance(node, list):  # a cs188 successor question: [state, action]
+        return {question: [x if isinstance(x, str) else _wire(x) for x in node]}
+    return {question: node if isinstance(node, str) else _wire(node)}
+
+
+class _Worker:
+    """A thread that runs the user's searches one at a time, handing control
+    back at each question: only one thread runs at once (:meth:`step`)."""
+
+    STACK = 4 * 1024 * 1024  # bytes a thread's stack reserves: a limit on address space counts them
+
+    def __init__(self, one: Callable[[dict, Ask], dict], back: Any):
+        import threading
+        self._go, self._back, self._one = threading.Lock(), back, one
+        self._go.acquire()
+        self.job: dict | None = None
+        self.out: Any = None
+        self.answer: Any = None
+        self.exit: BaseException | None = None  # the user's code raised SystemExit
+        threading.Thread(target=self._loop, daemon=True).start()  # RuntimeError: none to spare
+
+    @staticmethod
+    def can_start() -> bool:
+        import threading
+        try:
+            threading.stack_size(_Worker.STACK)
+        except (ValueError, RuntimeError):
+            pass
+        try:
+            t = threading.Thread(target=lambda: None, daemon=True)
+            t.start()
+            t.join()
+        except RuntimeError:
+            return False
+        return True
+
+    def _loop(self) -> None:
+        while True:
+            self._go.acquire()
+            assert self.job is not None
+            try:
+                self.out = self._one(self.job, self.ask)
+            except SystemExit as err:
+                self.exit, self.out = err, None
+            self.job = None  # ended: the worker is free
+            self._back.release()
+
+    def ask(self, question: str, node: Any) -> Any:
+        self.out = _question(question, node)
+        self._back.release()
+        self._go.acquire()
+        return self.answer
+
+    def step(self, answer: Any = None) -> Any:
+        """Run the search until its next question or its end: that message."""
+        self.answer = answer
+        self._go.release()
+        self._back.acquire()
+        if self.exit is not None:
+            raise self.exit
+        return self.out
+
+
+def _serve(one: Callable[[dict, Ask], dict], put: Callable[[Any], None],
+           get: Callable[[], Any]) -> None:
+    """Protocol 2: the searches of every line run in turn, each up to its
+    next question, and their messages go back in one line."""
+    import threading
+    from collections import deque
+    back = threading.Lock()
+    back.acquire()
+    idle: list[_Worker] = []
+    busy: dict[int, _Worker] = {}
+    waiting: deque = deque()
+    room = 64  # threads it may start yet (fewer when the system refuses one)
+    while True:
+        line = get()
+        out = []
+        for sid, answer in line.get("answers", ()):
+            w = busy[sid]
+            out.append([sid, w.step(answer)])
+            if w.job is None:
+                idle.append(busy.pop(sid))
+        waiting.extend(line.get("jobs", ()))
+        while waiting:
+            if not idle:
+                if not room:
+                    break
+                try:
+                    idle.append(_Worker(one, back))
+                    room -= 1
+                except RuntimeError:
+                    room = 0
+                    if busy:
+                        break
+                    raise
+            w, job = idle.pop(), waiting.popleft()
+            w.job = job
+            out.append([job["id"], w.step()])
+            if w.job is None:
+                idle.append(w)
+            else:
+                busy[job["id"]] = w
+        if out:
+            put(out)
 
 
 if __name__ == "__main__":
