@@ -25,6 +25,7 @@ import importlib.util
 import json
 import math
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Any, Callable
@@ -330,7 +331,6 @@ class _Worker:
     STACK = 4 * 1024 * 1024  # bytes a thread's stack reserves: a limit on address space counts them
 
     def __init__(self, one: Callable[[dict, Ask], dict], back: Any):
-        import threading
         self._go, self._back, self._one = threading.Lock(), back, one
         self._go.acquire()
         self.job: dict | None = None
@@ -341,7 +341,6 @@ class _Worker:
 
     @staticmethod
     def can_start() -> bool:
-        import threading
         try:
             threading.stack_size(_Worker.STACK)
         except (ValueError, RuntimeError):
@@ -355,11 +354,12 @@ class _Worker:
         return True
 
     def _loop(self) -> None:
+        _HERE.worker = self
         while True:
             self._go.acquire()
             assert self.job is not None
             try:
-                self.out = self._one(self.job, self.ask)
+                self.out = self._one(self.job, _ask_here)
             except SystemExit as err:
                 self.exit, self.out = err, None
             self.job = None  # ended: the worker is free
@@ -381,11 +381,19 @@ class _Worker:
         return self.out
 
 
+_HERE = threading.local()  # the worker that runs on this thread
+
+
+def _ask_here(question: str, node: Any) -> Any:
+    """A question of the search this thread runs, whatever game object it
+    came through (a program that keeps one in a global mixes them up)."""
+    return _HERE.worker.ask(question, node)
+
+
 def _serve(one: Callable[[dict, Ask], dict], put: Callable[[Any], None],
            get: Callable[[], Any]) -> None:
     """Protocol 2: the searches of every line run in turn, each up to its
     next question, and their messages go back in one line."""
-    import threading
     from collections import deque
     back = threading.Lock()
     back.acquire()
