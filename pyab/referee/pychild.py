@@ -325,17 +325,20 @@ def _question(question: str, node: Any) -> dict:
 
 
 class _Worker:
-    """A thread that runs the user's searches one at a time, handing control
-    back at each question: only one thread runs at once (:meth:`step`)."""
+    """A thread that runs the user's searches one at a time.  Only one
+    worker runs at once: the searches of a line run in turn, each up to
+    its next question (or its end), and each then passes control to the
+    next one, the last back to the main thread (:func:`_serve`)."""
 
     STACK = 4 * 1024 * 1024  # bytes a thread's stack reserves: a limit on address space counts them
 
-    def __init__(self, one: Callable[[dict, Ask], dict], back: Any):
-        self._go, self._back, self._one = threading.Lock(), back, one
-        self._go.acquire()
+    def __init__(self, one: Callable[[dict, Ask], dict]):
+        self.go, self._one = threading.Lock(), one
+        self.go.acquire()
         self.job: dict | None = None
         self.out: Any = None
         self.answer: Any = None
+        self.next: Any = None  # the lock that lets the next one run
         self.exit: BaseException | None = None  # the user's code raised SystemExit
         threading.Thread(target=self._loop, daemon=True).start()  # RuntimeError: none to spare
 
@@ -355,30 +358,25 @@ class _Worker:
 
     def _loop(self) -> None:
         _HERE.worker = self
+        self.go.acquire()
         while True:
-            self._go.acquire()
             assert self.job is not None
             try:
                 self.out = self._one(self.job, _ask_here)
             except SystemExit as err:
                 self.exit, self.out = err, None
             self.job = None  # ended: the worker is free
-            self._back.release()
+            self._pass()
 
     def ask(self, question: str, node: Any) -> Any:
         self.out = _question(question, node)
-        self._back.release()
-        self._go.acquire()
+        self._pass()
         return self.answer
 
-    def step(self, answer: Any = None) -> Any:
-        """Run the search until its next question or its end: that message."""
-        self.answer = answer
-        self._go.release()
-        self._back.acquire()
-        if self.exit is not None:
-            raise self.exit
-        return self.out
+    def _pass(self) -> None:
+        """Let the next one run; wait for this search's next turn."""
+        self.next.release()
+        self.go.acquire()
 
 
 _HERE = threading.local()  # the worker that runs on this thread
@@ -403,34 +401,43 @@ def _serve(one: Callable[[dict, Ask], dict], put: Callable[[Any], None],
     room = 64  # threads it may start yet (fewer when the system refuses one)
     while True:
         line = get()
-        out = []
+        turn = []  # (id, worker): the searches that run this line, in order
         for sid, answer in line.get("answers", ()):
             w = busy[sid]
-            out.append([sid, w.step(answer)])
-            if w.job is None:
-                idle.append(busy.pop(sid))
+            w.answer = answer
+            turn.append((sid, w))
         waiting.extend(line.get("jobs", ()))
         while waiting:
             if not idle:
                 if not room:
                     break
                 try:
-                    idle.append(_Worker(one, back))
+                    idle.append(_Worker(one))
                     room -= 1
                 except RuntimeError:
                     room = 0
-                    if busy:
+                    if busy or turn:
                         break
                     raise
             w, job = idle.pop(), waiting.popleft()
             w.job = job
-            out.append([job["id"], w.step()])
+            busy[job["id"]] = w
+            turn.append((job["id"], w))
+        if not turn:
+            continue
+        for (_, w), (_, after) in zip(turn, turn[1:]):
+            w.next = after.go
+        turn[-1][1].next = back
+        turn[0][1].go.release()
+        back.acquire()  # every search of the turn has had its step
+        out = []
+        for sid, w in turn:
+            if w.exit is not None:
+                raise w.exit
+            out.append([sid, w.out])
             if w.job is None:
-                idle.append(w)
-            else:
-                busy[job["id"]] = w
-        if out:
-            put(out)
+                idle.append(busy.pop(sid))
+        put(out)
 
 
 if __name__ == "__main__":
