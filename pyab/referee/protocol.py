@@ -33,6 +33,12 @@ Wire format (one JSON object per line):
                       {"error": "why"}    optional: the program gives up (pyab's own
                                           Python child sends it for an exception)
 
+That is protocol 1, one search at a time.  A client that answers its first
+job with ``{"protocol": 2}`` gets several searches in flight, their messages
+tagged by search, many a line (:mod:`pyab.referee.flight`); each message is
+one of the above, judged by :func:`answer_or_end` through its own search's
+observer.
+
 pyab's own Prolog child (``--program``) is the one exception: it gets each
 job as Prolog text with the tree in it, answers the program's questions
 there, records them in a store an --untrusted program cannot reach, and sends the
