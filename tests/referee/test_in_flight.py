@@ -210,3 +210,43 @@ def test_the_replay_of_a_disagreement_in_flight_disagrees_again(tmp_path, capsys
     code = main(replay[1:])
     out = capsys.readouterr().out
     assert code == 1 and "DISAGREE" in out, out
+
+
+WRONG_ON_THREE = f"""\
+import sys
+sys.argv = sys.argv[:1]
+sys.path.insert(0, {str(REF)!r})
+import client
+
+right = client.search
+
+def search(job, moves):  # the static value of an inner node: the root, when it has 3 moves
+    inner = right(job, moves)
+    def wrong():
+        answer = yield next(inner)
+        if len(answer[0]) == 3:
+            yield {{"staticval": job["root"]}}
+        while True:
+            try:
+                question = inner.send(answer)
+            except StopIteration as end:
+                return end.value
+            answer = yield question
+    return wrong()
+
+client.search = search
+client.main()
+"""
+
+
+def test_a_wrong_question_in_flight_is_judged_on_its_own_searchs_tree(tmp_path, lines):
+    from pyab.referee.checking import random_cases
+    program = tmp_path / "wrong.py"
+    program.write_text(WRONG_ON_THREE)
+    route = ExecRoute(f"{sys.executable} {program}", timeout=10)
+    report, verdicts = check(route, 60, keep_going=True, shrink_seconds=0)
+    three = {c.number for c in random_cases(CheckOptions(random=60, seed=0)) if len(c.tree.kids[0]) == 3}
+    assert three and report.checked == 60
+    assert {(n, kind) for n, status, kind in verdicts if status != "agree"} == {
+        (n, "inner-static-value") for n in three}
+    assert not route.serial and report.disagreements == len(three)
