@@ -242,6 +242,10 @@ def answer_or_end(observer: Observer, msg: Any, value_required: bool = True,
     (True, its validated Result).  ``sides``: ``moves`` is answered as
     ``moves_sides`` (protocol 2).  :raises ProgramError: an error message
     or a line that is neither; :class:`SearchBug`: a wrong question."""
+    if msg.__class__ is dict and len(msg) == 1:  # the common case: one question
+        for q, node in msg.items():
+            if q in observer.questions:
+                return False, observer.ask(MOVES_SIDES if sides and q == "moves" else q, node)
     if not isinstance(msg, dict):
         raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
     if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
@@ -250,9 +254,6 @@ def answer_or_end(observer: Observer, msg: Any, value_required: bool = True,
         raise observer.fail(capped(str(msg["error"])), kind if kind in _CLAIMS else "invalid")
     questions = observer.questions  # cs188 asks others
     asked = [q for q in questions if q in msg]
-    if len(asked) == 1 and len(msg) == 1:
-        q = asked[0]
-        return False, observer.ask(MOVES_SIDES if sides and q == "moves" else q, msg[q])
     if "best" in msg and "value" in msg and not asked:
         return True, observer.result(msg["best"], msg["value"], value_required=value_required)
     raise observer.fail(f"sent {_show(msg)}: expected one question ({', '.join(questions)}) "
