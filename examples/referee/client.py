@@ -23,9 +23,8 @@ It uses nothing but the standard library.  --mutant flips one comparison
 import json
 import sys
 
-ARGS = " ".join(sys.argv[1:])
-MUTANT = "--mutant" in ARGS
-PROTOCOL = 1 if "--protocol 1" in ARGS or "--protocol=1" in ARGS else 2
+MUTANT = "--mutant" in sys.argv[1:]
+PROTOCOL = 1 if "--protocol=1" in sys.argv or "--protocol 1" in " ".join(sys.argv) else 2
 
 
 def bound(x):
