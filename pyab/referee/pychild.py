@@ -9,6 +9,9 @@ Imports the user's function and, for each job read from standard input,
 calls it on a game object whose every method is a question to the parent
 (``moves``, ``max_to_move``, ``staticval``; see ``pyab.referee.protocol``).
 The parent answers and records; nothing here is trusted for the verdict.
+It speaks protocol 2 (``pyab.referee.flight``) for the pyab and aima
+interfaces: each search runs in a thread of its own, one thread at a time,
+each up to its next question, and a line carries every search's message.
 What the user's code prints goes to standard error, so it cannot break the
 protocol on standard output.  An exception in the user's code ends the
 search with ``{"error": ...}`` naming the exception and the last frame of
