@@ -25,13 +25,14 @@ import math
 import shlex
 import sys
 import weakref
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import ProgramError
 from ..result import Result
 from ..tree import Number, Tree
-from .protocol import Observer, converse, job
+from .protocol import Observer, SearchBug, converse, job
 
 __all__ = ["ExecRoute", "FunctionRoute", "PrologRoute", "PythonRoute", "Route", "exec_folder",
            "open_route"]
@@ -49,6 +50,8 @@ class Route:
     flags: Flags
     interface: str = "pyab"
     lookahead: int = 1  # how many searches the loop announces (ahead) before it asks for one
+    crowded = False  # the last search ran beside others (a failure is then judged again alone)
+    serial = ""      # why the route went back to one search at a time ("": it did not)
 
     def search(self, tree: Tree, alpha: Number = -math.inf, beta: Number = math.inf, *,
                depth: int | None = None, log: list | None = None,
@@ -66,6 +69,12 @@ class Route:
         route may start on it early (the Prolog child does); any other
         search is still answered right."""
 
+    def alone(self, again: Callable[[], Any]) -> Any:
+        """The verdict ``again()`` of the last search judged again with
+        nothing else in flight (after a failure while :attr:`crowded`); a
+        route that then agrees goes on one search at a time."""
+        return again()
+
     def close(self) -> None:
         pass
 
@@ -78,7 +87,14 @@ class Route:
 
 class _ChildRoute(Route):
     """A program in a child process, started once and reused for every
-    search; replaced after it failed (a failed child's state is unknown)."""
+    search; replaced after it failed (a failed child's state is unknown).
+    A child that speaks protocol 2 gets up to :attr:`width` searches in
+    flight (:mod:`~pyab.referee.flight`), taken from the :attr:`lookahead`
+    announced: more than it runs at once, so a slow search never leaves
+    the others without work."""
+
+    lookahead = 256
+    width = 32
 
     def __init__(self, argv: list[str], label: str, flags: Flags, *,
                  timeout: float | None = None, memory_mb: int | None = None,
@@ -87,6 +103,10 @@ class _ChildRoute(Route):
         self.flags = flags + ([("--untrusted", True)] if untrusted else [])
         self.timeout, self.memory_mb, self.untrusted = timeout, memory_mb, untrusted
         self._child: Any = None
+        self._flight: Any = None  # the child speaks protocol 2 (referee.flight)
+        self._v1 = False          # the child answered its first job in protocol 1
+        self._order: deque = deque()  # the searches announced, not yet asked for
+        self._queue: deque = deque()  # those of them not sent
 
     folder: str | None = None  # where the child runs (the exec route: the submission's folder)
 
@@ -115,28 +135,115 @@ class _ChildRoute(Route):
             box.cleanup()  # Child removes it only once it owns it
             raise
 
-    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None, agents=None):
+    def _observer(self, tree: Tree, depth: int | None, agents: int | None) -> Observer:
         if self.interface == "cs188":
             from .cs188 import observer_for
-            observer: Observer = observer_for(tree, self.label, depth, agents)
-        else:
-            observer = Observer(tree, self.label)
+            return observer_for(tree, self.label, depth, agents)
+        return Observer(tree, self.label)
+
+    def _search_of(self, tree: Tree, alpha: Number, beta: Number, depth: int | None,
+                   agents: int | None) -> Any:
+        from .flight import Search
         extra = {"agents": agents} if agents is not None else {}
+        return Search(tree, (alpha, beta, depth, agents), job(tree, alpha, beta, depth, **extra),
+                      lambda: self._observer(tree, depth, agents))
+
+    def ahead(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, agents=None):
+        if agents is None and self.interface != "cs188" and not self.serial and not self._v1:
+            s = self._search_of(tree, alpha, beta, depth, agents)
+            self._order.append(s)
+            self._queue.append(s)
+
+    def _take(self, tree: Tree, key: tuple) -> Any:
+        """The search of ``tree`` announced (and those announced before it,
+        never asked for, dropped), or None."""
+        for n, s in enumerate(self._order):
+            if s.tree is tree and s.key == key:
+                for _ in range(n + 1):
+                    dropped = self._order.popleft()
+                    if dropped is not s and dropped.id is None and not dropped.ended:
+                        self._queue.remove(dropped)  # never sent; one sent ends unheard
+                return s
+        return None
+
+    def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None, agents=None):
+        s = self._take(tree, (alpha, beta, depth, agents))
+        lone = s is None or bool(self.serial)  # not announced: nothing else in flight with it
+        if s is None:
+            s = self._search_of(tree, alpha, beta, depth, agents)
         try:
-            result = converse(self._start(), observer, job(tree, alpha, beta, depth, **extra),
-                              value_required=self.interface not in ("aima", "cs188"))
-            return result._replace(window=(alpha, beta))
+            return self._run(s, lone)
+        except (ProgramError, SearchBug):
+            if self._flight is None:
+                self._close_child()  # mid-search: the next tree gets a fresh child
+            raise
         except BaseException:
-            self.close()  # mid-search: the next tree gets a fresh child
+            self.close()
             raise
         finally:
+            self.crowded = s.crowded
             if log is not None:
-                log.extend(observer.log)
+                log.extend(s.observer.log)
 
-    def close(self) -> None:
+    def _run(self, s: Any, lone: bool) -> Result:
+        """``s``'s result: on a child speaking protocol 2, with up to
+        :attr:`width` in flight (``lone``: none); on one that
+        speaks protocol 1, alone, as every search then is."""
+        value_required = self.interface not in ("aima", "cs188")
+        while not s.ended:
+            flight = self._flight
+            if flight is not None and flight.child is not None:
+                if lone:
+                    flight.wait(None, self._queue, 0)  # the others end first
+                if s.id is None and s not in self._queue:
+                    self._queue.appendleft(s)
+                if flight.child is not None and not s.ended:
+                    flight.wait(s, self._queue, 1 if lone else self.width)
+                if flight.child is None:
+                    self._child = self._flight = None  # a failure ended it
+                continue
+            if s.id is not None or s in self._queue:  # sent to a child that is gone: again
+                if s in self._queue:
+                    self._queue.remove(s)
+                s.requeue()
+            child = self._start()
+            if self._v1:
+                return converse(child, s.observer, s.job, value_required=value_required)._replace(
+                    window=s.key[:2])
+            result = converse(child, s.observer, s.job, value_required=value_required,
+                              upgrade=lambda: self._upgraded(child, s, value_required))
+            if result is not None:  # it answered in protocol 1: so it will
+                self._v1 = True
+                self._order.clear()
+                self._queue.clear()
+                return result._replace(window=s.key[:2])
+        if s.error is not None:
+            raise s.error
+        return s.result
+
+    def _upgraded(self, child: Any, s: Any, value_required: bool) -> None:
+        """The child answered its first job with ``{"protocol": 2}``."""
+        from .flight import Flight
+        self._flight = Flight(child, self.label, value_required)
+        s.requeue()  # sent again, in protocol 2, with the ones announced after it
+
+    def alone(self, again: Callable[[], Any]) -> Any:
+        verdict = again()  # not announced: searched with nothing else in flight
+        if verdict.status == "agree" and not self.serial:
+            self.serial = ("searched one at a time after tree(s) that failed beside others "
+                           "agreed when searched alone")
+        return verdict
+
+    def _close_child(self) -> None:
         if self._child is not None:
             self._child.close()
-            self._child = None
+        self._child = self._flight = None
+        self._v1 = False
+
+    def close(self) -> None:
+        self._close_child()
+        self._order.clear()
+        self._queue.clear()
 
 
 class ExecRoute(_ChildRoute):

@@ -293,6 +293,9 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
                     from ..tree import check_window
                     check_window(case.tree, case.alpha, case.beta)
                 verdict = judge(route, case.tree, case.alpha, case.beta, case.settings or settings)
+                if verdict.status != "agree" and route.crowded:  # failed beside others: alone
+                    tree, its = case.tree, case.settings or settings
+                    verdict = route.alone(lambda: judge(route, tree, case.alpha, case.beta, its))
             except (Error, ValueError) as err:  # the reference refuses the tree: bad input
                 if isinstance(err, ProgramError):
                     raise

@@ -183,6 +183,12 @@ class Child:
         self._starting = extra > 0 and self.timeout is not None
         self._deadline = None if self.timeout is None else time.monotonic() + self.timeout + extra
 
+    def clock_from(self, since: float) -> None:
+        """The time limit of a search that started at ``since`` (a
+        ``time.monotonic()``): with several in flight, the oldest one's."""
+        if self.timeout is not None and not self._starting:
+            self._deadline = since + self.timeout
+
     def _check_started(self) -> None:
         """The child has read its first job: its search's clock starts now."""
         if _unread(self._pipes[0].fileno()) == 0:

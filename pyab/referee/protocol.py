@@ -33,6 +33,12 @@ Wire format (one JSON object per line):
                       {"error": "why"}    optional: the program gives up (pyab's own
                                           Python child sends it for an exception)
 
+That is protocol 1, one search at a time.  A client that answers its first
+job with ``{"protocol": 2}`` gets several searches in flight, their messages
+tagged by search, many a line (:mod:`pyab.referee.flight`); each message is
+one of the above, judged by :func:`answer_or_end` through its own search's
+observer.
+
 pyab's own Prolog child (``--program``) is the one exception: it gets each
 job as Prolog text with the tree in it, answers the program's questions
 there, records them in a store an --untrusted program cannot reach, and sends the
@@ -52,7 +58,8 @@ from ..result import Result, json_number
 from ..search.common import Recorder
 from ..tree import Number, Tree
 
-__all__ = ["QUESTIONS", "Observer", "SearchBug", "converse", "from_wire", "job"]
+__all__ = ["QUESTIONS", "UPGRADE", "Observer", "SearchBug", "answer_or_end", "converse", "from_wire",
+           "job"]
 
 QUESTIONS = ("moves", "max_to_move", "staticval")  # a recorded question's code is its place here
 MOVES_SIDES = "moves_sides"  # "moves", answered with the children's sides too
@@ -229,8 +236,36 @@ def _show_int(n: int) -> str:
     return f"{'-' if n < 0 else ''}{head}... ({digits} digits)"
 
 
+def answer_or_end(observer: Observer, msg: Any, value_required: bool = True,
+                  sides: bool = False) -> tuple[bool, Any]:
+    """One message of a search: (False, the answer to its question) or
+    (True, its validated Result).  ``sides``: ``moves`` is answered as
+    ``moves_sides`` (protocol 2).  :raises ProgramError: an error message
+    or a line that is neither; :class:`SearchBug`: a wrong question."""
+    if msg.__class__ is dict and len(msg) == 1:  # the common case: one question
+        for q, node in msg.items():
+            if q in observer.questions:
+                return False, observer.ask(MOVES_SIDES if sides and q == "moves" else q, node)
+    if not isinstance(msg, dict):
+        raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
+    if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
+        kind = msg.get("kind", "crash")
+        from ..text import capped  # an error text is the program's: a few KB at most
+        raise observer.fail(capped(str(msg["error"])), kind if kind in _CLAIMS else "invalid")
+    questions = observer.questions  # cs188 asks others
+    asked = [q for q in questions if q in msg]
+    if "best" in msg and "value" in msg and not asked:
+        return True, observer.result(msg["best"], msg["value"], value_required=value_required)
+    raise observer.fail(f"sent {_show(msg)}: expected one question ({', '.join(questions)}) "
+                        'or the answer {"best": ..., "value": ...}', "protocol")
+
+
+UPGRADE = {"protocol": 2}  # a client's answer to its first job: it speaks protocol 2 (referee.flight)
+
+
 def converse(child: Any, observer: Observer, start: dict | str | None, *, value_required: bool = True,
-             then: Callable[[], None] | None = None) -> Result:
+             then: Callable[[], None] | None = None,
+             upgrade: Callable[[], Any] | None = None) -> Any:
     """Send ``start`` (a :func:`job`) to ``child`` (a
     :class:`~pyab.referee.child.Child`), answer its questions through
     ``observer`` until it gives its answer: the one parent loop of every
@@ -242,7 +277,10 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
     record is replayed through ``observer`` here.  Only then is a record
     taken: from any other child it would be the program's report.  ``start``
     None: such a job was sent already (ahead); ``then()`` is called as soon
-    as its answer is in, before the replay (to send the next job ahead)."""
+    as its answer is in, before the replay (to send the next job ahead).
+    ``upgrade``: the job is a fresh child's first; if the child answers
+    :data:`UPGRADE`, the search goes on in protocol 2 (``upgrade()`` is
+    its Result)."""
     label = observer.label
     recorded = start is None or isinstance(start, str)
     try:
@@ -252,27 +290,23 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
             child.send(start)
         while True:
             msg = child.receive()
+            if upgrade is not None and msg == UPGRADE:
+                break
+            upgrade = None  # only the first answer to the first job may be the upgrade
             if not isinstance(msg, dict):
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
             if recorded and "asked" in msg:
                 if then is not None and "stray" not in msg:
                     then()
                 observer.replay(msg.pop("asked"), msg.pop("stray", None))
-            if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
-                kind = msg.get("kind", "crash")
-                from ..text import capped  # an error text is the program's: a few KB at most
-                raise observer.fail(capped(str(msg["error"])), kind if kind in _CLAIMS else "invalid")
-            questions = observer.questions  # cs188 asks others
-            asked = [q for q in questions if q in msg]
-            if len(asked) == 1 and len(msg) == 1:
-                child.send(observer.ask(asked[0], msg[asked[0]]))  # a list, a boolean or a number
-                continue
-            if "best" in msg and "value" in msg and not asked:
-                return observer.result(msg["best"], msg["value"], value_required=value_required)
-            raise observer.fail(f"sent {_show(msg)}: expected one question ({', '.join(questions)}) "
-                                'or the answer {"best": ..., "value": ...}', "protocol")
+            done, out = answer_or_end(observer, msg, value_required)
+            if done:
+                return out
+            child.send(out)  # a list, a boolean or a number
     except ProgramError as err:
         stdout = err.stdout or getattr(child, "stdout_junk", "")
         stderr = err.stderr or getattr(child, "stderr", "")
         reason = err.reason if err.reason.startswith(label) else f"{label}: {err.reason}"
         raise ProgramError(reason, err.kind, stdout=stdout, stderr=stderr) from None
+    assert upgrade is not None
+    return upgrade()

@@ -9,6 +9,9 @@ Imports the user's function and, for each job read from standard input,
 calls it on a game object whose every method is a question to the parent
 (``moves``, ``max_to_move``, ``staticval``; see ``pyab.referee.protocol``).
 The parent answers and records; nothing here is trusted for the verdict.
+It speaks protocol 2 (``pyab.referee.flight``) for the pyab and aima
+interfaces: each search runs in a thread of its own, one thread at a time,
+each up to its next question, and a line carries every search's message.
 What the user's code prints goes to standard error, so it cannot break the
 protocol on standard output.  An exception in the user's code ends the
 search with ``{"error": ...}`` naming the exception and the last frame of
@@ -25,6 +28,7 @@ import importlib.util
 import json
 import math
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Any, Callable
@@ -290,14 +294,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     def ask(question: str, node: Any) -> Any:
-        if isinstance(node, list):  # a cs188 successor question: [state, action]
-            put({question: [x if isinstance(x, str) else _wire(x) for x in node]})
-            return get()
-        put({question: _wire(node) if not isinstance(node, str) else node})
+        put(_question(question, node))
         return get()
 
-    while True:
-        job = get()
+    def one(job: dict, ask: Ask) -> dict:
+        """One search: the message that ends it (SystemExit passes on)."""
         alpha, beta = (math.inf * (1 if b == "inf" else -1) if isinstance(b, str) else b
                        for b in (job["alpha"], job["beta"]))
         try:
@@ -305,13 +306,141 @@ def main(argv: list[str] | None = None) -> int:
         except SystemExit:
             raise
         except Invalid as err:
-            put({"error": str(err), "kind": "invalid"})
-            continue
+            return {"error": str(err), "kind": "invalid"}
         except BaseException as err:
             traceback.print_exception(err, file=sys.stderr)
-            put({"error": describe(err), "kind": _kind(err)})
+            return {"error": describe(err), "kind": _kind(err)}
+        return {"best": _wire(best), "value": _wire(value)}
+
+    job = get()  # the first job: answered {"protocol": 2}, then sent again in protocol 2
+    if interface != "cs188" and _Worker.can_start():  # cs188: the course's modules keep state
+        put({"protocol": 2})
+        _serve(one, put, get)
+    while True:  # protocol 1 (cs188), or no thread to spare: one search at a time
+        put(one(job, ask))
+        job = get()
+
+
+def _question(question: str, node: Any) -> dict:
+    if isinstance(node, list):  # a cs188 successor question: [state, action]
+        return {question: [x if isinstance(x, str) else _wire(x) for x in node]}
+    return {question: node if isinstance(node, str) else _wire(node)}
+
+
+class _Worker:
+    """A thread that runs the user's searches one at a time.  Only one
+    worker runs at once: the searches of a line run in turn, each up to
+    its next question (or its end), and each then passes control to the
+    next one, the last back to the main thread (:func:`_serve`)."""
+
+    STACK = 4 * 1024 * 1024  # bytes a thread's stack reserves: a limit on address space counts them
+
+    def __init__(self, one: Callable[[dict, Ask], dict]):
+        self.go, self._one = threading.Lock(), one
+        self.go.acquire()
+        self.job: dict | None = None
+        self.out: Any = None
+        self.answer: Any = None
+        self.next: Any = None  # the lock that lets the next one run
+        self.exit: BaseException | None = None  # the user's code raised SystemExit
+        threading.Thread(target=self._loop, daemon=True).start()  # RuntimeError: none to spare
+
+    @staticmethod
+    def can_start() -> bool:
+        try:
+            threading.stack_size(_Worker.STACK)
+        except (ValueError, RuntimeError):
+            pass
+        try:
+            t = threading.Thread(target=lambda: None, daemon=True)
+            t.start()
+            t.join()
+        except RuntimeError:
+            return False
+        return True
+
+    def _loop(self) -> None:
+        _HERE.worker = self
+        self.go.acquire()
+        while True:
+            assert self.job is not None
+            try:
+                self.out = self._one(self.job, _ask_here)
+            except SystemExit as err:
+                self.exit, self.out = err, None
+            self.job = None  # ended: the worker is free
+            self._pass()
+
+    def ask(self, question: str, node: Any) -> Any:
+        self.out = _question(question, node)
+        self._pass()
+        return self.answer
+
+    def _pass(self) -> None:
+        """Let the next one run; wait for this search's next turn."""
+        self.next.release()
+        self.go.acquire()
+
+
+_HERE = threading.local()  # the worker that runs on this thread
+
+
+def _ask_here(question: str, node: Any) -> Any:
+    """A question of the search this thread runs, whatever game object it
+    came through (a program that keeps one in a global mixes them up)."""
+    return _HERE.worker.ask(question, node)
+
+
+def _serve(one: Callable[[dict, Ask], dict], put: Callable[[Any], None],
+           get: Callable[[], Any]) -> None:
+    """Protocol 2: the searches of every line run in turn, each up to its
+    next question, and their messages go back in one line."""
+    from collections import deque
+    back = threading.Lock()
+    back.acquire()
+    idle: list[_Worker] = []
+    busy: dict[int, _Worker] = {}
+    waiting: deque = deque()
+    room = 64  # threads it may start yet (fewer when the system refuses one)
+    while True:
+        line = get()
+        turn = []  # (id, worker): the searches that run this line, in order
+        for sid, answer in line.get("answers", ()):
+            w = busy[sid]
+            w.answer = answer
+            turn.append((sid, w))
+        waiting.extend(line.get("jobs", ()))
+        while waiting:
+            if not idle:
+                if not room:
+                    break
+                try:
+                    idle.append(_Worker(one))
+                    room -= 1
+                except RuntimeError:
+                    room = 0
+                    if busy or turn:
+                        break
+                    raise
+            w, job = idle.pop(), waiting.popleft()
+            w.job = job
+            busy[job["id"]] = w
+            turn.append((job["id"], w))
+        if not turn:
             continue
-        put({"best": _wire(best), "value": _wire(value)})
+        for (_, w), (_, after) in zip(turn, turn[1:]):
+            w.next = after.go
+        turn[-1][1].next = back
+        turn[0][1].go.release()
+        back.acquire()  # every search of the turn has had its step
+        out = []
+        for sid, w in turn:
+            if w.exit is not None:
+                raise w.exit
+            out.append([sid, w.out])
+            if w.job is None:
+                idle.append(busy.pop(sid))
+        put(out)
 
 
 if __name__ == "__main__":

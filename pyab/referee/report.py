@@ -36,6 +36,8 @@ def report_text(report: Report) -> list[str]:
     out = [f"error: {src}: {err}".replace("\n", "\n  ") for src, err in report.refused]
     speed = report.checked / report.elapsed if report.elapsed > 0 else math.inf
     first, case = report.first, report.first_case
+    if getattr(route, "serial", ""):
+        out.append(f"note: {route.serial}")
     if first is None or case is None:
         on = (f"{report.checked} random trees (seed {o.seed})" if o.random is not None
               else f"{report.checked} files")
@@ -112,6 +114,8 @@ def report_json(report: Report) -> dict[str, Any]:
         "refused": [{"file": src, "error": error_json(err)} for src, err in report.refused],
         "replay_run": report.replay_run,
     }
+    if getattr(report.route, "serial", ""):
+        out["one_at_a_time"] = report.route.serial
     if verdict == "none":
         out["reason"] = nothing_checked(report)
     if o.random is not None:
