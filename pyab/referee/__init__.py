@@ -287,35 +287,41 @@ class PrologRoute(Route):
                checks: tuple, ref: Result) -> Result | None:
         """The program's result on ``tree`` when it plainly agrees with
         ``ref`` on ``checks`` (each ``(field, "exact")`` of best, value,
-        leaves and visited), read from the child's record without a Result
-        a question; else None, and the answer is kept for :meth:`search`,
-        which replays it and says what differs.  :raises ProgramError:"""
-        from .program import observed
-        if not all(how == "exact" and f in _PLAIN for f, how in checks):
+        leaves and visited), read from the child's record without a Python
+        call a question; else None, and the answer is kept for
+        :meth:`search`, which replays it and says what differs.
+        :raises ProgramError: the program failed on it."""
+        fields = _FIELDS.get(checks)
+        if fields is None:
+            fields = _FIELDS[checks] = (frozenset(f for f, _ in checks) if all(
+                how == "exact" and f in ("best", "value", "leaves", "visited") for f, how in checks)
+                else frozenset())
+        if not fields:
             return None
+        from .program import observed
         program = self._program
         search = program.search_of(tree, self.algorithm, alpha, beta, depth)
         msg = program.answer(search)
         seen = observed(tree, msg)
         best, value = msg.get("best"), msg.get("value")  # type: Any, Any
-        if value == "inf" or value == "-inf":
-            value = math.inf if value == "inf" else -math.inf
-        elif value.__class__ is not int and (value.__class__ is not float or not math.isfinite(value)):
-            seen = None  # not a number: the replay says so
         if seen is not None and (best is None or best.__class__ is str):
+            if value == "inf" or value == "-inf":
+                value = math.inf if value == "inf" else -math.inf
+            elif value.__class__ is not int and (value.__class__ is not float or not math.isfinite(value)):
+                seen = None  # not a number: the replay says so
+        if seen is not None:
             names = tree.names
-            visited, leaves = seen
-            fields = {f for f, _ in checks}
-            same = (("best" not in fields or best == ref.best)
+            leaves = tuple(map(names.__getitem__, seen[1]))
+            visited = tuple(map(names.__getitem__, seen[0]))
+            if (("best" not in fields or best == ref.best)
                     and ("value" not in fields or _same_value(value, ref.value))
-                    and ("leaves" not in fields or _named(names, leaves) == ref.leaves)
-                    and ("visited" not in fields or _named(names, visited) == ref.visited))
-            if same and (best is None or best in tree.index and tree.index[best] in tree.kids[0]):
-                return Result.deferred(
-                    best, value, "SWI-Prolog", self.label,
-                    {"leaves": lambda: _named(names, leaves), "visited": lambda: _named(names, visited),
-                     "pruned": lambda: ref.pruned},
-                    extra={"program": program.path}, window=(alpha, beta))
+                    and ("leaves" not in fields or leaves == ref.leaves)
+                    and ("visited" not in fields or visited == ref.visited)
+                    and (best is None or tree.index.get(best, -1) in tree.kids[0])):
+                return Result.deferred(best, value, "SWI-Prolog", self.label,
+                                       {"pruned": lambda: ref.pruned}, leaves=leaves,
+                                       visited=visited, extra={"program": program.path},
+                                       window=(alpha, beta))
         program.keep(search, msg)
         return None
 
@@ -327,11 +333,7 @@ class PrologRoute(Route):
         self._program.close()
 
 
-_PLAIN = ("best", "value", "leaves", "visited")  # the fields PrologRoute.agrees compares
-
-
-def _named(names: tuple[str, ...], ids: list[int]) -> tuple[str, ...]:
-    return tuple(map(names.__getitem__, ids))
+_FIELDS: dict[tuple, frozenset] = {}  # PrologRoute.agrees: the fields a verdict's checks compare
 
 
 def _same_value(a: Number, b: Number) -> bool:

@@ -48,8 +48,26 @@ __all__ = ["BATCH", "PrologProgram", "UNTRUSTED_DEFAULTS", "observed"]
 # 10,000 default random trees, pinned to one CPU (docs/referee.md).
 BATCH = 32
 
-_SIDES = {"max": bytes.maketrans(b"\0\1", b"xn"), "min": bytes.maketrans(b"\0\1", b"nx")}
+# A node's side by its depth's parity, a byte a depth (a tree deeper than
+# 255 levels takes the slower way).
+_SIDES = {"max": bytes(b"xn"[d & 1] for d in range(256)),
+          "min": bytes(b"nx"[d & 1] for d in range(256))}
 _MARKS = bytes.maketrans(b"\0\1", b"nx")  # a side a node: True (1) where MAX moves
+_FLOATS = (".", "e", "i", "a")  # in the text of a float (1.5, 1e+300, inf, nan), never of an int
+
+
+class _Quoted(dict):
+    """Each name's :func:`~pyab.prolog.facts.quote`, made once (random
+    trees share most names): looked up in C, a miss made in Python."""
+
+    def __missing__(self, name: str) -> str:
+        if len(self) > 1 << 16:
+            self.clear()
+        q = self[name] = quote(name)
+        return q
+
+
+_QUOTED = _Quoted()
 
 
 def job_text(tree: Tree, alpha: Number, beta: Number, depth: int | None, entry: str) -> str:
@@ -59,21 +77,23 @@ def job_text(tree: Tree, alpha: Number, beta: Number, depth: int | None, entry: 
     :func:`~pyab.prolog.facts.number`; each part is made by one call that
     runs in C (``str`` of a tuple, ``str.join``, ``bytes.translate``)
     rather than a Python step per node."""
-    names = list(map(quote, tree.names))
+    names = tree.names
     # Node ids are ints, so the tuples' text is Prolog's list text once its
     # brackets are swapped: "(1, 2)" -> "[1, 2]", "(3,)" -> "[3]".
     kids = str(tree.kids)[1:-1].replace(",)", ")").replace("(", "[").replace(")", "]").rstrip(",")
-    values = tree.values
-    if set(map(type, values)) <= {int, type(None)}:
-        vals = str(values)[1:-1].replace("None", "n").rstrip(",")
-    else:
-        vals = ",".join(["n" if v is None else number(v) for v in values])
-    if tree.sides is None:  # sides alternate by depth
-        sides = bytes(map((1).__and__, tree.depth)).translate(_SIDES[tree.root_side])
-    else:
+    vals = str(tree.values)[1:-1].replace("None", "n").rstrip(",")
+    if any(c in vals for c in _FLOATS):
+        vals = ",".join(["n" if v is None else number(v) for v in tree.values])
+    if tree.sides is not None:
         sides = bytes(tree.sides).translate(_MARKS)
-    return (f"j({names[0]},{number(alpha)},{number(beta)},{'inf' if depth is None else depth},"
-            f"{quote(entry)},n({','.join(names)}),k({kids}),v({vals}),"
+    else:  # sides alternate by depth
+        try:
+            sides = bytes(tree.depth).translate(_SIDES[tree.root_side])
+        except ValueError:
+            sides = bytes([_SIDES[tree.root_side][d & 1] for d in tree.depth])
+    return (f"j({_QUOTED[names[0]]},{number(alpha)},{number(beta)},"
+            f"{'inf' if depth is None else depth},{_QUOTED[entry]},"
+            f"n({','.join(map(_QUOTED.__getitem__, names))}),k({kids}),v({vals}),"
             f"\"{sides.decode()}\").")
 
 
@@ -95,9 +115,10 @@ def observed(tree: Tree, msg: dict) -> tuple[list[int], list[int]] | None:
     seen: dict[int, None] = {}
     leaves = []
     for c in codes:
-        i, q = divmod(c, 3)
+        i = c // 3
         if i not in given:
             return None
+        q = c - 3 * i
         if q == 0:
             seen[i] = None
             given.update(kids[i])
