@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         command.main(["--trees", "1000", "--reps", "1"] if args.quick else [])
         print()
         command.main(["--budget", "1000" if args.quick else "10000"])
+        print()
+        command.main(["--program-budget", "1000" if args.quick else "10000"])
     return 0
 
 
