@@ -37,8 +37,8 @@ pyab's own Prolog child (``--program``) is the one exception: it gets each
 job as Prolog text with the tree in it, answers the program's questions
 there, records them in a store an --untrusted program cannot reach, and sends the
 record with its answer, ``{"asked": [id * 3 + q, ...], "best": ..., "value":
-...}`` (q the question's place in :data:`QUESTIONS`): one round trip a
-search.  :meth:`Observer.replay` asks the recorded questions in order, so
+...}`` (q the question's place in :data:`QUESTIONS`): no round trip a
+question (and many jobs a write).  :meth:`Observer.replay` asks the recorded questions in order, so
 the observation is the same as if each had crossed the pipe.
 """
 
@@ -229,8 +229,8 @@ def _show_int(n: int) -> str:
     return f"{'-' if n < 0 else ''}{head}... ({digits} digits)"
 
 
-def converse(child: Any, observer: Observer, start: dict | str | None, *, value_required: bool = True,
-             then: Callable[[], None] | None = None) -> Result:
+def converse(child: Any, observer: Observer, start: dict | str | None, *,
+             value_required: bool = True) -> Result:
     """Send ``start`` (a :func:`job`) to ``child`` (a
     :class:`~pyab.referee.child.Child`), answer its questions through
     ``observer`` until it gives its answer: the one parent loop of every
@@ -241,8 +241,7 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
     of them with its answer (``"asked"``, see prolog/referee/child.pl); that
     record is replayed through ``observer`` here.  Only then is a record
     taken: from any other child it would be the program's report.  ``start``
-    None: such a job was sent already (ahead); ``then()`` is called as soon
-    as its answer is in, before the replay (to send the next job ahead)."""
+    None: such a job was sent already."""
     label = observer.label
     recorded = start is None or isinstance(start, str)
     try:
@@ -255,8 +254,6 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
             if not isinstance(msg, dict):
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
             if recorded and "asked" in msg:
-                if then is not None and "stray" not in msg:
-                    then()
                 observer.replay(msg.pop("asked"), msg.pop("stray", None))
             if "error" in msg:  # its own kind is a claim: only pyab's child's words are kept
                 kind = msg.get("kind", "crash")
