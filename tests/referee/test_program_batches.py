@@ -130,3 +130,14 @@ def test_a_printed_record_is_not_taken(tmp_path, untrusted):
         assert verdict.yours is not None and verdict.yours.visited == () and verdict.yours.leaves == ()
         assert RECORD in route._program.stderr  # it went to standard error
         assert judge(route, TREES[1], -math.inf, math.inf, Settings()).status == "disagree"
+
+
+def test_an_untrusted_program_cannot_write_on_standard_output(tmp_path):
+    """Under --untrusted, writing on user_output (the protocol channel's
+    alias outside the sandbox) is refused before the search runs."""
+    program = tmp_path / "writer.pl"
+    program.write_text(f"alphabeta(_, _, _, c, 2) :- format(user_output, '{RECORD}~n', []).\n",
+                       encoding="utf-8")
+    with PrologRoute(str(program), "bratko", untrusted=True) as route:
+        verdict = judge(route, TREES[0], -math.inf, math.inf, Settings())
+        assert verdict.status == "error" and verdict.kind == "refused", verdict.lines
