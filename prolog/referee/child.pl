@@ -21,20 +21,24 @@
                               both tests
 
     A job is one line of Prolog text written by pyab (every name quoted by
-    pyab.dsl.quoted.quote, every number by pyab.text.number):
+    pyab.dsl.quoted.quote, every number by pyab.text.number); pyab may
+    write many at once:
 
-        job(Root, Alpha, Beta, Depth, Entry, Names, Parents, Kids, Values, Sides).
+        j(Root, Alpha, Beta, Depth, Entry, n(Name, ...), k(Kids, ...),
+          v(Value, ...), "Sides").
 
     Entry is the algorithm's entry goal as an atom written with the
     variables Root, Alpha, Beta, Depth, Best and Val, for example
     'alphabeta(Root, Alpha, Beta, Best, Val)'; Depth is a number or inf.
-    The tree is five lists, one item a node in pyab's order (a node's Id is
-    its place, from 0): its name, its parent's Id (-1 at the root), its
-    children's Ids, its static value (a number, or null) and whether MAX is
-    to move there (true or false).  The answer is one
-    JSON line {"asked": Codes, "best": Best or null, "value": Val}: Codes the
-    questions asked, each Id*3+Q (Q: 0 moves, 1 max_to_move, 2 staticval);
-    null (JSON's null, not a string) when Best is left unbound, the answer
+    The tree is one argument a node in pyab's order (a node's Id is its
+    place, from 0, its argument Id+1): its name, its children's Ids (a
+    list), its static value (a number, or n for none) and a character of
+    Sides, x where MAX is to move, n where MIN is.  Each job is answered,
+    in order, by one JSON line, written (flushed) as soon as it is known:
+    {"asked": Codes, "best": Best, "value": Val}, Codes the questions
+    asked, each Id*3+Q (Q: 0 moves, 1 max_to_move, 2 staticval); Best the
+    Id of the node the program gave (pyab names it), its text when it is
+    not a node, or null (JSON's null) when it is left unbound, the answer
     "no move"; a value "inf"/"-inf" stands for an infinity.  A question no
     correct search asks (a term that is not a node the search was given,
     the static value of an inner node) ends the search at once with
@@ -76,7 +80,7 @@
     Exit codes (read by the parent): 0 end of input; 3 the program raised
     an error; 4 it ran out of a resource (stacks, memory); 5 refused
     (--untrusted); 6 the program could not be loaded; 7 the entry goal
-    failed (no answer).
+    failed (no answer); 2 a bad command line, or a line that is not a job.
 */
 
 :- module(pyab_child,

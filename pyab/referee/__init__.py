@@ -307,8 +307,9 @@ class PrologRoute(Route):
         if seen is not None and (best is None or best.__class__ is str):
             if value == "inf" or value == "-inf":
                 value = math.inf if value == "inf" else -math.inf
-            elif value.__class__ is not int and (value.__class__ is not float or not math.isfinite(value)):
-                seen = None  # not a number: the replay says so
+            elif (value.bit_length() > 1023 if value.__class__ is int
+                  else value.__class__ is not float or not math.isfinite(value)):
+                seen = None  # not a number a double holds: the replay says so
         if seen is not None:
             names = tree.names
             leaves = tuple(map(names.__getitem__, seen[1]))

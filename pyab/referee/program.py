@@ -169,6 +169,7 @@ class PrologProgram:
         self._taken: tuple[tuple, dict] | None = None  # an answer taken, not yet replayed
         self._entries: dict[str, str] = {}  # algorithm -> its entry goal
         self._track = False  # the searches sent were announced: the loop goes its way
+        self._answerer: Child | None = None  # the child of the last answer (its stderr)
 
     def _start(self) -> Child:
         if self._child is not None and self._child.alive:
@@ -216,7 +217,7 @@ class PrologProgram:
         observer = observer or Observer(tree, f"yours ({self.shown})")
         msg = self.answer(search)
         try:
-            r = converse(_Answered(msg, self._child), observer, None)
+            r = converse(_Answered(msg, self._answerer), observer, None)
         except (ProgramError, SearchBug):
             self._replace()  # the record was wrong: the child's state is not known
             raise
@@ -246,6 +247,7 @@ class PrologProgram:
             self._replace()
             raise
         sent.popleft()
+        self._answerer = child
         if msg.__class__ is not dict:
             err = ProgramError(f"yours ({self.shown}): sent {str(msg)[:60]!r}: expected a JSON "
                                "object", "protocol", stdout=child.stdout_junk, stderr=child.stderr)
@@ -338,7 +340,7 @@ class PrologProgram:
     def close(self) -> None:
         self._ahead.clear()
         self._sent.clear()
-        self._taken = None
+        self._taken = self._answerer = None
         if self._child is not None:
             self._child.close()
             self._child = None
