@@ -2,7 +2,8 @@
 that ``pyab check --random N --seed 0 [ROUTE]`` prints, per route, beside
 its matched floor measured in the same run on the same trees, pinned
 (the command and the floors under ``taskset -c CPU``) and unpinned; medians
-of R runs.  Then a budget per tree of the in-process check, stage by stage.
+of R runs.  Then a budget per tree of the in-process check, stage by stage,
+and with ``--program-budget N`` that of ``check --program``.
 
 The floors are those of ``benchmarks/routes.py``: (a) the slides' program
 over all the trees in one ``swipl``, (b) the Python transliteration called
