@@ -124,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         command.main(["--trees", "1000", "--reps", "1"] if args.quick else [])
         print()
         command.main(["--budget", "1000" if args.quick else "10000"])
+        print()
+        command.main(["--program-budget", "1000" if args.quick else "10000"])
         if "grade" not in sections:  # the class's line: graded here when the grade section did not
             from . import grade
             klass = grade.class_rows(quick=True)[:1]

@@ -2,7 +2,8 @@
 that ``pyab check --random N --seed 0 [ROUTE]`` prints, per route, beside
 its matched floor measured in the same run on the same trees, pinned
 (the command and the floors under ``taskset -c CPU``) and unpinned; medians
-of R runs.  Then a budget per tree of the in-process check, stage by stage.
+of R runs.  Then a budget per tree of the in-process check, stage by stage,
+and with ``--program-budget N`` that of ``check --program``.
 
 The floors are those of ``benchmarks/routes.py``: (a) the slides' program
 over all the trees in one ``swipl``, (b) the Python transliteration called
@@ -196,6 +197,102 @@ def budget(n: int) -> dict[str, float]:
             "the command, whole process (start included)": whole}
 
 
+def program_budget(n: int) -> dict[str, float]:
+    """Microseconds a tree for each stage of ``check --program
+    prolog/alphabeta.pl``, in CPU time: the parent's stages timed over all
+    ``n`` trees in this process, the child's by running pyab's Prolog child
+    (prolog/referee/child.pl) over the same jobs from a file, whole and
+    reading them only, less its start.  The parent's stages run with the
+    garbage collector off (it would be timed over every tree kept here);
+    the command's own figures, last, count everything."""
+    import gc
+
+    from pyab.engines import check_search
+    from pyab.referee import PrologRoute
+    from pyab.referee.checking import CheckOptions, random_cases
+    from pyab.referee.child import _DECODER
+    from pyab.referee.program import job_text, observed
+    from pyab.referee.verdict import _checks
+    from pyab.search import algorithm, solve_python
+    from pyab.tree import check_window
+
+    def per_tree(fn) -> tuple[object, float]:
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.process_time()
+            got = fn()
+            return got, (time.process_time() - start) / n * 1e6
+        finally:
+            gc.enable()
+
+    cases, gen = per_tree(lambda: list(random_cases(CheckOptions(random=n, seed=0))))
+    cases = list(cases)  # type: ignore[call-overload]
+    entry = algorithm("bratko").entry
+    _, checking = per_tree(lambda: [(check_window(c.tree, c.alpha, c.beta),
+                                     check_search(c.tree, "bratko", c.alpha, c.beta)) for c in cases])
+    refs, mirror = per_tree(lambda: [solve_python(c.tree, "bratko", c.alpha, c.beta, None) for c in cases])
+    texts, making = per_tree(lambda: [job_text(c.tree, c.alpha, c.beta, None, entry) for c in cases])
+    swipl = shutil.which("swipl") or "swipl"
+    child = [swipl, "--no-packs", "-q", "-g", "pyab_child:main", "-t", "halt",
+             str(ROOT / "prolog" / "referee" / "child.pl"), "--", str(ROOT / "prolog" / "alphabeta.pl")]
+    reader = [swipl, "--no-packs", "-q", "-g", "repeat, read_term(user_input, T, [double_quotes(string)]), "
+              "T == end_of_file, !", "-t", "halt"]
+
+    def cpu(argv: list[str], text: str) -> tuple[str, float]:
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(argv, input=text, capture_output=True, text=True, check=True)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return done.stdout, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    jobs = "\n".join(texts) + "\n"  # type: ignore[arg-type]
+    answers, whole = cpu(child, jobs)
+    _, start = cpu(child, texts[0] + "\n")  # type: ignore[index]
+    _, read = cpu(reader, jobs)
+    _, read_start = cpu(reader, "")
+    lines = answers.splitlines()
+    msgs, decoding = per_tree(lambda: [_DECODER.decode(line) for line in lines])
+    _, observing = per_tree(lambda: [observed(c.tree, m) for c, m in zip(cases, msgs)])  # type: ignore[call-overload]
+
+    class Answered:  # the child's answers, taken in order (no child: the parent's side only)
+        path = "alphabeta.pl"
+
+        def __init__(self) -> None:
+            self.it = iter(msgs)  # type: ignore[call-overload]
+
+        def search_of(self, *search: object) -> tuple:
+            return search
+
+        def answer(self, search: tuple) -> dict:  # as PrologProgram.answer: the best move named
+            msg = dict(next(self.it))
+            if msg["best"] is not None:
+                msg["best"] = search[0].names[msg["best"]]
+            return msg
+    route = PrologRoute(str(ROOT / "prolog" / "alphabeta.pl"), "bratko")
+    route._program.close()
+    route._program = Answered()  # type: ignore[assignment]
+    checks = _checks(("all",))
+    agreed, judging = per_tree(lambda: [route.agrees(c.tree, c.alpha, c.beta, None, checks, r)
+                                        for c, r in zip(cases, refs)])  # type: ignore[call-overload]
+    assert all(a is not None for a in agreed)  # type: ignore[attr-defined]
+    child_search = (whole - start) / (n - 1) * 1e6
+    reading = (read - read_start) / n * 1e6
+    rate, command = command_rate("program", n, False)  # pinned when this process is
+    _, command_start = command_rate("program", 1, False)
+    return {"parent: generate (random tree and window)": gen,
+            "parent: check the window and the arguments": checking,
+            "parent: mirror, observed search (the reference)": mirror,
+            "parent: the job's text (job_text)": making,
+            "parent: read the answer's JSON": decoding,
+            "parent: the record's visited and leaves (observed)": observing,
+            "parent: record, compare and the Result (PrologRoute.agrees, with observed)": judging,
+            "child: read the job (read_term/3)": reading,
+            "child: store, search and questions, answer (the rest)": child_search - reading,
+            "child: start and load, once a run (us a tree over n trees)": start * 1e6 / n,
+            "the command: CPU of its processes (parent and child), less a run of one tree":
+                (command - command_start) / (n - 1) * 1e6,
+            "the command, as printed (wall time)": 1e6 / rate}
+
+
 def memory(n: int, marks: int = 10) -> list[tuple[int, float]]:
     """Resident memory (MB) of the in-process check after every n/marks
     trees, as ``pyab check --random n --seed 0`` judges them (the same
@@ -226,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--route", action="append", choices=list(ROUTES), help="only these routes")
     p.add_argument("--budget", type=int, default=None, help="only the budget, on this many trees")
+    p.add_argument("--program-budget", type=int, default=None,
+                   help="only the budget of check --program, on this many trees")
     p.add_argument("--memory", type=int, default=None,
                    help="only resident memory along this many trees (in-process)")
     p.add_argument("--floors", type=int, help=argparse.SUPPRESS)
@@ -238,6 +337,12 @@ def main(argv: list[str] | None = None) -> int:
         marks = memory(args.memory)
         print(json.dumps(marks) if args.json else "resident memory (MB) after each share of trees: " +
               ", ".join(f"{i:,}: {mb:.1f}" for i, mb in marks))
+        return 0
+    if args.program_budget:
+        b = program_budget(args.program_budget)
+        print(json.dumps(b) if args.json else "\n".join(
+            [f"budget a tree, check --program prolog/alphabeta.pl, {args.program_budget:,} trees "
+             "(us of CPU):", ""] + [f"| {k} | {v:,.1f} |" for k, v in b.items()]))
         return 0
     if args.budget:
         b = budget(args.budget)

@@ -21,20 +21,24 @@
                               both tests
 
     A job is one line of Prolog text written by pyab (every name quoted by
-    pyab.dsl.quoted.quote, every number by pyab.text.number):
+    pyab.dsl.quoted.quote, every number by pyab.text.number); pyab may
+    write many at once:
 
-        job(Root, Alpha, Beta, Depth, Entry, Names, Parents, Kids, Values, Sides).
+        j(Root, Alpha, Beta, Depth, Entry, n(Name, ...), k(Kids, ...),
+          v(Value, ...), "Sides").
 
     Entry is the algorithm's entry goal as an atom written with the
     variables Root, Alpha, Beta, Depth, Best and Val, for example
     'alphabeta(Root, Alpha, Beta, Best, Val)'; Depth is a number or inf.
-    The tree is five lists, one item a node in pyab's order (a node's Id is
-    its place, from 0): its name, its parent's Id (-1 at the root), its
-    children's Ids, its static value (a number, or null) and whether MAX is
-    to move there (true or false).  The answer is one
-    JSON line {"asked": Codes, "best": Best or null, "value": Val}: Codes the
-    questions asked, each Id*3+Q (Q: 0 moves, 1 max_to_move, 2 staticval);
-    null (JSON's null, not a string) when Best is left unbound, the answer
+    The tree is one argument a node in pyab's order (a node's Id is its
+    place, from 0, its argument Id+1): its name, its children's Ids (a
+    list), its static value (a number, or n for none) and a character of
+    Sides, x where MAX is to move, n where MIN is.  Each job is answered,
+    in order, by one JSON line, written (flushed) as soon as it is known:
+    {"asked": Codes, "best": Best, "value": Val}, Codes the questions
+    asked, each Id*3+Q (Q: 0 moves, 1 max_to_move, 2 staticval); Best the
+    Id of the node the program gave (pyab names it), its text when it is
+    not a node, or null (JSON's null) when it is left unbound, the answer
     "no move"; a value "inf"/"-inf" stands for an infinity.  A question no
     correct search asks (a term that is not a node the search was given,
     the static value of an inner node) ends the search at once with
@@ -76,7 +80,7 @@
     Exit codes (read by the parent): 0 end of input; 3 the program raised
     an error; 4 it ran out of a resource (stacks, memory); 5 refused
     (--untrusted); 6 the program could not be loaded; 7 the entry goal
-    failed (no answer).
+    failed (no answer); 2 a bad command line, or a line that is not a job.
 */
 
 :- module(pyab_child,
@@ -148,18 +152,27 @@ take_streams_ :-
                  *          QUESTIONS           *
                  *******************************/
 
-%   Each job ships its tree (see the header), kept as node_(Name, Id,
-%   Parent, Kids, Value, Max): Kids the children's names, Value `null`
-%   where the node has no static value.  The program's questions
-%   are answered from it here and recorded in asked_/1 as Id*3+Q (Q: 0 moves,
-%   1 max_to_move, 2 staticval), in the order asked.  A node is "given" when
-%   it is the root or a child of a node whose moves were asked: a question
-%   about any other term ends the search at once (stray_/2), as the parent
-%   would end it.  Under --untrusted the program cannot reach these
-%   predicates: library(sandbox) refuses a call into a module named by a
-%   variable, and the loader refuses any clause that names this module.
-
-:- dynamic node_/6, asked_/1.
+%   While the program searches a job's tree, the tree and the record of
+%   its questions are one term, the store, held as the first argument of
+%   the frame that runs the search (search_/2); a question finds it there,
+%   walking up its own stack (prolog_frame_attribute/3).  No global
+%   variable or clause holds it: library(sandbox) lets a program read any
+%   global variable (nb_current/2) and change any term it holds
+%   (nb_setarg/3), but not look at frames, and the loader refuses a clause
+%   that names this module.  The store is
+%
+%       s(Ids, Names, Kids, Values, Sides, Given, Sided, Count, Codes)
+%
+%   Ids a dict from a node's name to its Id; Names, Kids, Values and Sides
+%   the job's, one argument (one character of Sides) a node, at Id+1;
+%   Given and Sided one argument a node, bound (by nb_setarg/3, so that
+%   the program's backtracking keeps it) once the node was handed to the
+%   search (the root, and the children of a node whose moves were asked)
+%   and once its side was recorded; the first Count arguments of Codes the
+%   questions asked, in order, each Id*3+Q (Q: 0 moves, 1 max_to_move,
+%   2 staticval).  A question about a term that is not a node the search
+%   was given ends the search at once (stray_/2), as the parent would end
+%   it.
 
 %!  moves(+Pos, -Moves) is semidet.
 %
@@ -167,11 +180,24 @@ take_streams_ :-
 %   a leaf.  Recorded as asked.  A Pos not given yet ends the search.
 
 moves(Pos, Moves) :-
-    given_node_(moves, Pos, Id, Kids, _, _),
-    C is Id*3,
-    assertz(asked_(C)),
-    Kids \== [],
-    Moves = Kids.
+    store_(S),
+    given_(S, moves, Pos, I),
+    C is I*3-3,
+    record_(S, C),
+    arg(3, S, Kids),
+    arg(I, Kids, KidIds),
+    KidIds \== [],
+    arg(2, S, Names),
+    arg(6, S, Given),
+    kid_names_(KidIds, Names, Given, Moves0),
+    Moves = Moves0.
+
+kid_names_([], _, _, []).
+kid_names_([K|Ks], Names, Given, [Name|Rest]) :-
+    I is K+1,
+    arg(I, Names, Name),
+    nb_setarg(I, Given, g),
+    kid_names_(Ks, Names, Given, Rest).
 
 %!  staticval(+Pos, -Val) is det.
 %
@@ -180,11 +206,14 @@ moves(Pos, Moves) :-
 %   search: only a wrong search asks so.
 
 staticval(Pos, Val) :-
-    given_node_(staticval, Pos, Id, _, Val0, _),
-    (   Val0 == null
+    store_(S),
+    given_(S, staticval, Pos, I),
+    arg(4, S, Values),
+    arg(I, Values, Val0),
+    (   Val0 == n
     ->  stray_(staticval, Pos)          % an inner node: the parent says so
-    ;   C is Id*3+2,
-        assertz(asked_(C)),
+    ;   C is I*3-1,
+        record_(S, C),
         Val = Val0
     ).
 
@@ -197,28 +226,72 @@ staticval(Pos, Val) :-
 %   given yet ends the search.
 
 max_to_move(Pos) :-
-    side_(Pos, Max),
-    Max == true.
+    side_(Pos, Side),
+    Side == 0'x.
 
 min_to_move(Pos) :-
-    side_(Pos, Max),
-    Max == false.
+    side_(Pos, Side),
+    Side == 0'n.
 
-side_(Pos, Max) :-
-    given_node_(max_to_move, Pos, Id, _, _, Max),
-    C is Id*3+1,
-    (   asked_(C) -> true ; assertz(asked_(C)) ).
-
-given_node_(Key, Pos, Id, Kids, Val, Max) :-
+side_(Pos, Side) :-
+    store_(S),
     (   atom(Pos),
-        node_(Pos, Id, Parent, Kids, Val, Max),
-        (   Parent == -1
-        ->  true
-        ;   Moved is Parent*3,
-            asked_(Moved)
-        )
+        arg(1, S, Ids),
+        get_dict(Pos, Ids, Id),
+        I is Id+1,
+        arg(7, S, Sided),
+        arg(I, Sided, Was),
+        nonvar(Was)                     % recorded, and so given
+    ->  true
+    ;   given_(S, max_to_move, Pos, I),
+        arg(7, S, Sided),
+        nb_setarg(I, Sided, s),
+        C is I*3-2,
+        record_(S, C)
+    ),
+    arg(5, S, Sides),
+    string_code(I, Sides, Side).
+
+%   I is the argument of node Pos, which the search was given.
+
+given_(S, Key, Pos, I) :-
+    (   atom(Pos),
+        arg(1, S, Ids),
+        get_dict(Pos, Ids, Id),
+        I is Id+1,
+        arg(6, S, Given),
+        arg(I, Given, G),
+        nonvar(G)
     ->  true
     ;   stray_(Key, Pos)
+    ).
+
+record_(S, C) :-
+    arg(8, S, N0),
+    N is N0+1,
+    arg(9, S, Codes),
+    functor(Codes, _, Room),
+    (   N =< Room
+    ->  nb_setarg(N, Codes, C)
+    ;   Codes =.. [F|Old],              % full: twice the room (nb_setarg/3 copies it)
+        length(More, Room),
+        append(Old, More, All),
+        Bigger =.. [F|All],
+        nb_setarg(9, S, Bigger),
+        arg(9, S, Kept),
+        nb_setarg(N, Kept, C)
+    ),
+    nb_setarg(8, S, N).
+
+%   The store of the search under way; a question asked outside a search
+%   (a directive's) is one no search was given.
+
+store_(S) :-
+    prolog_current_frame(F),
+    (   prolog_frame_attribute(F, parent_goal, pyab_child:search_(S0, _))
+    ->  S = S0
+    ;   throw(error(existence_error(pyab_search, tree),
+                    context(pyab_child:store_/1, 'a question about the tree outside a search')))
     ).
 
 %   A question only a wrong search asks: the record so far and the question
@@ -230,8 +303,9 @@ stray_(Key, Pos) :-
     ->  atom_string(Pos, Name)
     ;   term_string(Pos, Name)          % not a node: the parent says so
     ),
+    store_(S),
     protocol_(_, Out),
-    asked_codes_(Codes),
+    asked_codes_(S, Codes),
     format(Out, '{"asked":~w,"stray":[', [Codes]),
     json_write(Out, Key),
     write(Out, ','),
@@ -241,8 +315,12 @@ stray_(Key, Pos) :-
     flush_output(Out),
     halt(0).
 
-asked_codes_(Codes) :-
-    findall(C, asked_(C), Codes).
+asked_codes_(S, Codes) :-
+    arg(8, S, N),
+    arg(9, S, All),
+    All =.. [_|Args],
+    length(Codes, N),
+    append(Codes, _, Args).
 
 %   The questions are the parent's business: the sandbox may let the
 %   program call them.
@@ -572,102 +650,117 @@ one_line_(Msg, One) :-
                  *            JOBS              *
                  *******************************/
 
+%   One job a line, answered in order; each answer is written (flushed) as
+%   soon as it is known, so that the parent's clock times each search on
+%   its own, and a child that dies leaves the answers before it complete.
+%   A failure-driven loop: each job's terms go when it is answered.
+
 serve_(Opts) :-
-    protocol_(In, _),
-    read_term(In, Job, [syntax_errors(error)]),
+    protocol_(In, Out),
+    repeat,
+    read_term(In, Job, [syntax_errors(error), double_quotes(string)]),
     (   Job == end_of_file
-    ->  halt(0)
+    ->  !,
+        halt(0)
     ;   job_(Job, Opts),
-        serve_(Opts)
+        flush_output(Out),
+        fail
     ).
 
-job_(job(Root0, Alpha0, Beta0, Depth0, Entry, Names, Parents, Kids, Values, Sides), Opts) :-
-    entry_(Entry, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
-    (   memberchk('--untrusted', Opts)
-    ->  vet_(Goal)                      % the template, before the job binds it
-    ;   true
-    ),
+job_(j(Root0, Alpha0, Beta0, Depth0, Entry, Names, Kids, Values, Sides), Opts) :-
+    !,
+    entry_(Entry, Opts, e(Root, Alpha, Beta, Depth, Best, Val), Goal),
     e(Root, Alpha, Beta, Depth) = e(Root0, Alpha0, Beta0, Depth0),
-    retractall(node_(_, _, _, _, _, _)),
-    retractall(asked_(_)),
-    NameOf =.. [names|Names],           % Id -> name in one step: arg(Id+1, NameOf, Name)
-    add_nodes_(Names, Parents, Kids, Values, Sides, 0, NameOf),
-    (   catch(student:Goal, E, program_error_(E))
-    ->  answer_(Best, Val)
+    Names =.. [_|NameList],
+    ids_(NameList, 0, Pairs),
+    dict_pairs(Ids, i, Pairs),
+    functor(Names, _, N),
+    functor(Given, g, N),
+    arg(1, Given, g),                   % the root is given
+    functor(Sided, s, N),
+    Room is 3*N+8,
+    functor(Codes, c, Room),
+    Store = s(Ids, Names, Kids, Values, Sides, Given, Sided, 0, Codes),
+    (   catch(search_(Store, Goal), E, program_error_(E))
+    ->  answer_(Store, Best, Val)
     ;   format(user_error, "pyab: the entry goal ~w failed (no answer)~n", [Entry]),
-        halt(7)
+        halt_(7)
     ).
 
-add_nodes_([], [], [], [], [], _, _).
-add_nodes_([Name|Ns], [Parent|Ps], [KidIds|Ks], [Val|Vs], [Max|Ss], Id, NameOf) :-
-    kid_names_(KidIds, NameOf, Kids),
-    assertz(node_(Name, Id, Parent, Kids, Val, Max)),
-    Next is Id + 1,
-    add_nodes_(Ns, Ps, Ks, Vs, Ss, Next, NameOf).
+job_(Job, _) :-
+    format(user_error, "pyab: not a job: ~q~n", [Job]),
+    halt_(2).
 
-kid_names_([], _, []).
-kid_names_([K|Ks], NameOf, [Name|Names]) :-
-    A is K + 1,
-    arg(A, NameOf, Name),
-    kid_names_(Ks, NameOf, Names).
+ids_([], _, []).
+ids_([Name|Names], Id, [Name-Id|Pairs]) :-
+    Next is Id+1,
+    ids_(Names, Next, Pairs).
 
-%   Each entry text is read once (entry_goal/3), then copied.
+%   The frame the questions find the store in (store_/1): Store is used
+%   after the call, so the frame keeps it as its first argument.
+
+search_(Store, Goal) :-
+    student:Goal,
+    arg(1, Store, _).
+
+%   Each entry text is read once (entry_goal/3) and, under --untrusted,
+%   vetted once (its template, before a job binds it), then copied.
 
 :- dynamic entry_cache_/3.
 
-entry_(Entry, Args, Goal) :-
+entry_(Entry, Opts, Args, Goal) :-
     (   entry_cache_(Entry, Args, Goal)
     ->  true
     ;   entry_goal(Entry, Args0, Goal0),
+        (   memberchk('--untrusted', Opts)
+        ->  vet_(Goal0)
+        ;   true
+        ),
         assertz(entry_cache_(Entry, Args0, Goal0)),
-        Args = Args0,
-        Goal = Goal0
+        entry_cache_(Entry, Args, Goal)
     ).
 
-%   Vetted once: the first job's goal (all jobs share the template).
-
-:- dynamic vetted_/1.
-
 vet_(Goal) :-
-    copy_term(Goal, G),
-    (   vetted_(G0), G0 =@= G
+    catch(safe_goal(student:Goal), E, true),
+    (   var(E)
     ->  true
-    ;   catch(safe_goal(student:G), E, true),
-        (   var(E)
-        ->  assertz(vetted_(G))
-        ;   message_line_(E, Msg),
-            format(user_error, "pyab: refused: ~w~n", [Msg]),
-            halt(5)
-        )
+    ;   message_line_(E, Msg),
+        format(user_error, "pyab: refused: ~w~n", [Msg]),
+        halt_(5)
     ).
 
 program_error_(E) :-
     message_line_(E, Msg),
     format(user_error, "pyab: ~w~n", [Msg]),
     (   E = error(resource_error(_), _)
-    ->  halt(4)
-    ;   E = error(pyab_referee(_), _)
-    ->  halt(3)
-    ;   halt(3)
+    ->  halt_(4)
+    ;   halt_(3)
     ).
 
-answer_(Best, Val) :-
+%   The answers written before this job's go first, then the child halts.
+
+halt_(Code) :-
     protocol_(_, Out),
-    (   var(Best) -> B = @(null)          % unbound: the answer "no move"
-    ;   atom(Best) -> atom_string(Best, B)
-    ;   term_string(Best, B0), B = json([term=B0])
+    catch(flush_output(Out), _, true),
+    halt(Code).
+
+%   The answer: Best as its node's Id when it is a node (the parent names
+%   it), else as text; Val as JSON.
+
+answer_(Store, Best, Val) :-
+    protocol_(_, Out),
+    asked_codes_(Store, Codes),
+    (   var(Best) -> B = null             % unbound: the answer "no move"
+    ;   atom(Best), arg(1, Store, Ids), get_dict(Best, Ids, B) -> true
+    ;   atom(Best) -> atom_string(Best, S), with_output_to(string(B), json_write(current_output, S, [width(0)]))
+    ;   term_string(Best, T), with_output_to(string(B), json_write(current_output, json([term=T]), [width(0)]))
     ),
-    (   number(Val), Val =:= inf -> V = "inf"
-    ;   number(Val), Val =:= -inf -> V = "-inf"
-    ;   number(Val), Val =\= Val -> V = "nan"
-    ;   number(Val) -> V = Val
-    ;   term_string(Val, V0), V = json([term=V0])
+    (   integer(Val) -> V = Val
+    ;   float(Val), Val =:= inf -> V = '"inf"'
+    ;   float(Val), Val =:= -inf -> V = '"-inf"'
+    ;   float(Val), Val =\= Val -> V = '"nan"'
+    ;   float(Val) -> V = Val
+    ;   number(Val) -> V is float(Val)     % a rational
+    ;   term_string(Val, T), with_output_to(string(V), json_write(current_output, json([term=T]), [width(0)]))
     ),
-    asked_codes_(Codes),
-    format(Out, '{"asked":~w,"best":', [Codes]),
-    json_write(Out, B, [width(0)]),
-    write(Out, ',"value":'),
-    json_write(Out, V, [width(0)]),
-    write(Out, '}'),
-    nl(Out),
-    flush_output(Out).
+    format(Out, '{"asked":~w,"best":~w,"value":~w}~n', [Codes, B, V]).

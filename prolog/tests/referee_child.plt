@@ -60,13 +60,35 @@ test(own_moves_refused, [forall(member(Mode, [[], ['--untrusted']]))]) :-
 %   the answer it gives, with and without --untrusted.  The slides' program
 %   asks moves of a, then of b (a leaf: moves/2 fails) and its static value,
 %   the side of b (its first min_to_move/1; later ones are not recorded
-%   again), then moves and the static value of c.
+%   again), then moves and the static value of c.  The best move, a node,
+%   comes as its Id (c is 2).
 
 test(protocol, [forall(member(Mode, [[], ['--untrusted']]))]) :-
     job_answer_(Mode, 'alphabeta.pl', Answer),
     assertion(Answer.asked == [0, 3, 5, 4, 6, 8]),
-    assertion(Answer.best == "c"),
+    assertion(Answer.best == 2),
     assertion(Answer.value == 2).
+
+%   Jobs written together are answered in order, one line each.
+
+test(jobs_in_one_write) :-
+    rc_dir_(Dir),
+    atomic_list_concat([Dir, '/../alphabeta.pl'], Program),
+    child_file_(Child),
+    process_create(path(swipl), ['-q', '-g', 'pyab_child:main', '-t', halt, Child, '--', Program],
+                   [stdin(pipe(In)), stdout(pipe(Out)), stderr(null), process(Pid)]),
+    format(In, "j(a,-1.0Inf,1.0Inf,inf,'alphabeta(Root, Alpha, Beta, Best, Val)',n(a,b,c),k([1,2],[],[]),v(n,1,2),\"xnn\").~n", []),
+    format(In, "j(r,-1.0Inf,1.0Inf,inf,'alphabeta(Root, Alpha, Beta, Best, Val)',n(r,s),k([1],[]),v(n,7),\"xn\").~n", []),
+    close(In),
+    read_line_to_string(Out, One),
+    read_line_to_string(Out, Two),
+    read_line_to_string(Out, End),
+    close(Out),
+    process_wait(Pid, Status),
+    assertion(One == "{\"asked\":[0,3,5,4,6,8],\"best\":2,\"value\":2}"),
+    assertion(Two == "{\"asked\":[0,3,5],\"best\":1,\"value\":7}"),
+    assertion(End == end_of_file),
+    assertion(Status == exit(0)).
 
 %   A question about a term that is not a node the search was given ends the
 %   search at once: the record so far, the stray question, and the child
@@ -88,13 +110,24 @@ test(inner_static_value, [forall(member(Mode, [[], ['--untrusted']]))]) :-
 
 %   The record is pyab's: an untrusted program that names the child's
 %   module is refused before anything runs (library(sandbox) holds
-%   pyab_child:retractall(asked_(_)) safe).
+%   pyab_child:retractall(G) safe), and so is one that looks at the
+%   frames, where the questions find the record.  No global variable
+%   holds it (library(sandbox) lets a program read and change those).
 
-test(untrusted_cannot_name_the_record) :-
-    with_file_("alphabeta(_, _, _, b, 1) :- pyab_child:retractall(asked_(_)).~n", File),
+test(untrusted_cannot_name_the_record,
+     [forall(member(Body, [ "pyab_child:retractall(store_(_))",
+                            "prolog_current_frame(F), prolog_frame_attribute(F, parent, _)"
+                          ]))]) :-
+    with_file_("alphabeta(_, _, _, b, 1) :- ~w.~n", [Body], File),
     child_exit_(File, Status),
     delete_file(File),
     assertion(Status == exit(5)).
+
+test(no_global_variable_holds_the_record, [forall(member(Mode, [[], ['--untrusted']]))]) :-
+    with_file_("alphabeta(P, _, _, b, 1) :- moves(P, _),~n    forall(nb_current(_, V), \\+ (sub_term(T, V), T == P)).~n", File),
+    job_answer_(Mode, File, Answer, _),
+    delete_file(File),
+    assertion(Answer.asked == [0]).
 
 test(untrusted_refuses_shell) :-
     tmp_file_stream(text, File, S),
@@ -184,14 +217,17 @@ first_line_(Fmt, Mode, Line) :-
     delete_file(File).
 
 with_file_(Fmt, File) :-
+    with_file_(Fmt, [], File).
+
+with_file_(Fmt, Args, File) :-
     tmp_file_stream(text, File, S),
-    format(S, Fmt, []),
+    format(S, Fmt, Args),
     close(S).
 
 %   The one job of these tests: the tree a(b = 1, c = 2), MAX at a.
 
 job_(In) :-
-    format(In, "job(a,-1.0Inf,1.0Inf,inf,'alphabeta(Root, Alpha, Beta, Best, Val)',[a,b,c],[-1,0,0],[[1,2],[],[]],[null,1,2],[true,false,false]).~n", []),
+    format(In, "j(a,-1.0Inf,1.0Inf,inf,'alphabeta(Root, Alpha, Beta, Best, Val)',n(a,b,c),k([1,2],[],[]),v(n,1,2),\"xnn\").~n", []),
     flush_output(In).
 
 refusal_(Fmt, Mode, Text) :-

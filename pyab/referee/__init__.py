@@ -366,16 +366,19 @@ class PrologRoute(Route):
     PrologProgram`): consulted there, or with ``untrusted`` read clause by
     clause and vetted with library(sandbox); never loaded into pyab.  A
     program that defines the tree's own predicates is refused by the child,
-    which reads clauses as SWI-Prolog does (naming the file and line)."""
+    which reads clauses as SWI-Prolog does (naming the file and line).  The
+    loop announces a batch of searches ahead (``lookahead``): the child gets
+    them in one write."""
 
     def __init__(self, path: str, algorithm: str, timeout: float | None = None, *,
                  untrusted: bool = False, memory_mb: int | None = None):
-        from .program import PrologProgram
+        from .program import BATCH, PrologProgram
         self.path, self.algorithm = path, algorithm
         self.label = f"yours ({path})"
         self.flags = [("--program", path)] + ([("--untrusted", True)] if untrusted else [])
         self._program = PrologProgram(path, untrusted=untrusted, timeout=timeout,
                                       memory_mb=memory_mb)
+        self.lookahead = BATCH
 
     def search(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, log=None, agents=None):
         observer = Observer(tree, self.label)
@@ -387,12 +390,67 @@ class PrologRoute(Route):
                 log.extend(observer.log)
         return r._replace(engine="SWI-Prolog", algorithm=self.label)
 
+    def agrees(self, tree: Tree, alpha: Number, beta: Number, depth: int | None,
+               checks: tuple, ref: Result) -> Result | None:
+        """The program's result on ``tree`` when it plainly agrees with
+        ``ref`` on ``checks`` (each ``(field, "exact")`` of best, value,
+        leaves and visited), read from the child's record without a Python
+        call a question; else None, and the answer is kept for
+        :meth:`search`, which replays it and says what differs.
+        :raises ProgramError: the program failed on it."""
+        fields = _FIELDS.get(checks)
+        if fields is None:
+            fields = _FIELDS[checks] = (frozenset(f for f, _ in checks) if all(
+                how == "exact" and f in ("best", "value", "leaves", "visited") for f, how in checks)
+                else frozenset())
+        if not fields:
+            return None
+        from .program import observed
+        program = self._program
+        search = program.search_of(tree, self.algorithm, alpha, beta, depth)
+        msg = program.answer(search)
+        seen = observed(tree, msg)
+        best, value = msg.get("best"), msg.get("value")  # type: Any, Any
+        if seen is not None and (best is None or best.__class__ is str):
+            if value == "inf" or value == "-inf":
+                value = math.inf if value == "inf" else -math.inf
+            elif (value.bit_length() > 1023 if value.__class__ is int
+                  else value.__class__ is not float or not math.isfinite(value)):
+                seen = None  # not a number a double holds: the replay says so
+        if seen is not None:
+            names = tree.names
+            leaves = tuple(map(names.__getitem__, seen[1]))
+            visited = tuple(map(names.__getitem__, seen[0]))
+            if (("best" not in fields or best == ref.best)
+                    and ("value" not in fields or _same_value(value, ref.value))
+                    and ("leaves" not in fields or leaves == ref.leaves)
+                    and ("visited" not in fields or visited == ref.visited)
+                    and (best is None or tree.index.get(best, -1) in tree.kids[0])):
+                return Result.deferred(best, value, "SWI-Prolog", self.label,
+                                       {"pruned": lambda: ref.pruned}, leaves=leaves,
+                                       visited=visited, extra={"program": program.path},
+                                       window=(alpha, beta))
+        program.keep(search, msg)
+        return None
+
     def ahead(self, tree, alpha=-math.inf, beta=math.inf, *, depth=None, agents=None):
         if agents is None:  # with agents, each search gets a tree of its own
             self._program.ahead(tree, self.algorithm, alpha, beta, depth=depth)
 
     def close(self) -> None:
         self._program.close()
+
+
+_FIELDS: dict[tuple, frozenset] = {}  # PrologRoute.agrees: the fields a verdict's checks compare
+
+
+def _same_value(a: Number, b: Number) -> bool:
+    """The verdict's test (the same text), without making the text of two
+    equal ints."""
+    if a.__class__ is int and b.__class__ is int:
+        return a == b
+    from ..result import bound_text
+    return bound_text(a) == bound_text(b)
 
 
 def open_route(*, program: str | None = None, python: str | None = None,

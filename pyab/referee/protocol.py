@@ -43,8 +43,8 @@ pyab's own Prolog child (``--program``) is the one exception: it gets each
 job as Prolog text with the tree in it, answers the program's questions
 there, records them in a store an --untrusted program cannot reach, and sends the
 record with its answer, ``{"asked": [id * 3 + q, ...], "best": ..., "value":
-...}`` (q the question's place in :data:`QUESTIONS`): one round trip a
-search.  :meth:`Observer.replay` asks the recorded questions in order, so
+...}`` (q the question's place in :data:`QUESTIONS`): no round trip a
+question (and many jobs a write).  :meth:`Observer.replay` asks the recorded questions in order, so
 the observation is the same as if each had crossed the pipe.
 """
 
@@ -264,7 +264,6 @@ UPGRADE = {"protocol": 2}  # a client's answer to its first job: it speaks proto
 
 
 def converse(child: Any, observer: Observer, start: dict | str | None, *, value_required: bool = True,
-             then: Callable[[], None] | None = None,
              upgrade: Callable[[], Any] | None = None) -> Any:
     """Send ``start`` (a :func:`job`) to ``child`` (a
     :class:`~pyab.referee.child.Child`), answer its questions through
@@ -276,11 +275,9 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
     of them with its answer (``"asked"``, see prolog/referee/child.pl); that
     record is replayed through ``observer`` here.  Only then is a record
     taken: from any other child it would be the program's report.  ``start``
-    None: such a job was sent already (ahead); ``then()`` is called as soon
-    as its answer is in, before the replay (to send the next job ahead).
-    ``upgrade``: the job is a fresh child's first; if the child answers
-    :data:`UPGRADE`, the search goes on in protocol 2 (``upgrade()`` is
-    its Result)."""
+    None: such a job was sent already.  ``upgrade``: the job is a fresh
+    child's first; if the child answers :data:`UPGRADE`, the search goes on
+    in protocol 2 (``upgrade()`` is its Result)."""
     label = observer.label
     recorded = start is None or isinstance(start, str)
     try:
@@ -296,8 +293,6 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
             if not isinstance(msg, dict):
                 raise observer.fail(f"sent {_show(msg)}: expected a JSON object", "protocol")
             if recorded and "asked" in msg:
-                if then is not None and "stray" not in msg:
-                    then()
                 observer.replay(msg.pop("asked"), msg.pop("stray", None))
             done, out = answer_or_end(observer, msg, value_required)
             if done:

@@ -215,6 +215,11 @@ def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Setting
             if memo is not None:
                 memo[key] = ref
     try:
+        agrees = getattr(route, "agrees", None)  # a route that tells a plain agreement from its record
+        if agrees is not None and ref is not None and settings.agents is None:
+            quick = agrees(tree, alpha, beta, settings.depth, checks, ref)
+            if quick is not None:
+                return Verdict("agree", "agree", tree, alpha, beta, yours=quick)
         yours = route.search(tree, alpha, beta, depth=settings.depth, agents=settings.agents)
     except SearchBug as bug:
         return Verdict("disagree", bug.kind, tree, alpha, beta, [bug.reason], frozenset([bug.kind]))

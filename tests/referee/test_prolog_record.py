@@ -112,8 +112,8 @@ def test_only_pyabs_prolog_child_is_taken_at_its_record(tmp_path):
 def test_the_job_quotes_every_name_and_number():
     tree = parse("'it\\'s'(b = 1.5, 'C' = -2)")
     text = job_text(tree, -math.inf, 3, 2, "alphabeta(Root, Alpha, Beta, Best, Val)")
-    assert text == ("job('it\\'s',-1.0Inf,3,2,'alphabeta(Root, Alpha, Beta, Best, Val)',"
-                    "['it\\'s',b,'C'],[-1,0,0],[[1,2],[],[]],[null,1.5,-2],[true,false,false]).")
+    assert text == ("j('it\\'s',-1.0Inf,3,2,'alphabeta(Root, Alpha, Beta, Best, Val)',"
+                    "n('it\\'s',b,'C'),k([1, 2], [], []),v(n,1.5,-2),\"xnn\").")
     with PrologProgram(ALPHABETA) as p:
         r = p.solve(tree)
     assert (r.best, r.value) == ("b", 1.5)
@@ -121,54 +121,68 @@ def test_the_job_quotes_every_name_and_number():
 
 
 def test_a_search_announced_ahead_is_answered_as_one_asked_after():
-    """ahead() sends the next job while pyab judges this one; a solve of the
-    announced search takes its answer, a solve of another drops it."""
-    one, two = parse("a(b = 1, c = 2)"), parse("r(s(t = 4, u = 6), v = 5)")
+    """The searches announced after the one asked go to the child with it,
+    in one write; a solve of the next announced search takes its answer, a
+    solve of another drops them."""
+    one, two, three = (parse("a(b = 1, c = 2)"), parse("r(s(t = 4, u = 6), v = 5)"),
+                       parse("x(y = 3)"))
     with PrologProgram(ALPHABETA) as p:
-        alone = [p.solve(t) for t in (one, two)]
+        alone = [p.solve(t) for t in (one, two, three)]
         p.ahead(two)
-        assert p.solve(one) == alone[0] and p._sent is not None  # two's job is in the child
-        assert p.solve(two) == alone[1] and p._sent is None
+        p.ahead(three)
+        assert p.solve(one) == alone[0] and not p._sent  # one was not announced: sent alone
+        assert p.solve(two) == alone[1] and len(p._sent) == 1  # two and three in one write
+        assert p.solve(three) == alone[2] and not p._sent and not p._ahead
         p.ahead(two)
-        p.solve(one)
-        assert p.solve(one) == alone[0]  # not the one announced: its answer dropped
+        p.ahead(three)
+        p.solve(two)
+        assert p.solve(one) == alone[0]  # not the one announced: three's answer dropped
+        assert not p._sent and not p._ahead
         p.ahead(two, alpha=4, beta=5)
-        p.solve(one)
+        p.ahead(three)
         assert p.solve(two) == alone[1]  # another window: another search
-
-
+        assert p.solve(three) == alone[2]
 def test_a_search_announced_ahead_that_fails_fails_its_own_tree(tmp_path):
-    """A crash on the announced tree is that tree's verdict when it is
-    asked for, and no other's (a dropped search's crash is forgotten)."""
+    """A crash on an announced tree is that tree's verdict when it is
+    asked for, and no other's: the searches sent with it after it go to a
+    fresh child (a dropped search's crash is forgotten)."""
     from pyab.errors import ProgramError
     program = tmp_path / "picky.pl"  # the slides' program, but it halts at the root r
     program.write_text("alphabeta(r, _, _, _, _) :- !, halt(9).\n" + ALPHABETA.read_text())
-    good, bad = parse("a(b = 1, c = 2)"), parse("r(s = 1)")
+    good, bad, after = parse("a(b = 1, c = 2)"), parse("r(s = 1)"), parse("x(y = 3, z = 4)")
     with PrologProgram(program) as p:
         p.ahead(bad)
+        p.ahead(after)
         assert p.solve(good).best == "c"
+        first = p._child
         with pytest.raises(ProgramError) as err:
-            p.solve(bad)
+            p.solve(bad)  # sent with after behind it
         assert "exit 9" in err.value.reason
+        assert list(p._ahead) == [p.search_of(after)]  # to be sent again
+        assert p.solve(after).best == "z" and p._child is not first
         p.ahead(bad)
         assert p.solve(good).best == "c"
         assert p.solve(good).best == "c"
 
 
 def test_a_search_announced_ahead_that_never_ends_is_not_waited_for(tmp_path):
-    """The loop stopped before the announced tree (a disagreement): the
-    next, other search does not wait for it, even with no time limit."""
+    """The loop stopped before an announced tree that was sent (a
+    disagreement): the next, other search does not wait for it, even with
+    no time limit."""
     import signal
     program = tmp_path / "loops.pl"  # the slides' program, but it loops at the root r
     program.write_text("alphabeta(r, _, _, _, _) :- !, repeat, fail.\n" + ALPHABETA.read_text())
-    good, bad = parse("a(b = 1, c = 2)"), parse("r(s = 1)")
+    one, good, bad = parse("a(b = 1, c = 2)"), parse("a(b = 1, c = 3)"), parse("r(s = 1)")
     old = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("waited for a search that never ends"))
     signal.alarm(30)
     try:
         with PrologProgram(program) as p:
+            p.ahead(good)
             p.ahead(bad)
-            assert p.solve(good).best == "c"
-            assert p.solve(good).best == "c"  # the looping child was replaced
+            assert p.solve(one).best == "c"
+            assert p.solve(good).best == "c"  # sent with bad behind it
+            assert p._sent
+            assert p.solve(one).best == "c"  # the looping child was replaced
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
