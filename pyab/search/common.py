@@ -43,11 +43,14 @@ from ..errors import NoStaticValue
 from ..result import Result
 from ..tree import Number, Tree
 
-__all__ = ["Recorder", "access", "pruned", "siblings_alike", "sides"]
+__all__ = ["Recorder", "access", "pruned", "record_ids", "siblings_alike", "sides"]
 
 # For an explicit Tree: who moves in each node, 1 for MAX (built once per tree).
 _MAX_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
 _MIN_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
+# The last explicit tree asked about and its answer, one tuple replaced whole
+# (threads read it safely; one tree kept alive).  A Tree never changes.
+_LAST: tuple[Any, Any] = (None, None)
 _SWAP = bytes.maketrans(b"\x00\x01", b"\x01\x00")  # MAX's flags into MIN's, in C
 
 
@@ -58,6 +61,10 @@ def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], A
     answers looked up straight in its tuples (no Python call per node)."""
     if type(tree) is not Tree:
         return tree.kids_of, tree.value_of, tree.is_max
+    global _LAST
+    last = _LAST
+    if last[0] is tree:  # a search asks several times (its own, sides(), the Recorder)
+        return last[1]
     flags = _MAX_FLAGS.get(tree)
     if flags is None:
         if tree.sides is not None:  # a side per node (max/min marks that do not alternate)
@@ -65,7 +72,9 @@ def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], A
         else:
             parity = (1, 0) if tree.root_side == "max" else (0, 1)  # depth % 2 -> MAX moves?
             flags = _MAX_FLAGS[tree] = bytes(map(parity.__getitem__, map((1).__and__, tree.depth)))
-    return tree.kids.__getitem__, tree.values.__getitem__, flags.__getitem__
+    got = tree.kids.__getitem__, tree.values.__getitem__, flags.__getitem__
+    _LAST = tree, got
+    return got
 
 
 def sides(tree: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
@@ -259,6 +268,21 @@ class _Record:
         if bulk is None:
             return tuple(map(self.tree.name_of, cut))
         return tuple(bulk(cut, known=self._known()))
+
+
+def record_ids(result: Any) -> tuple[list[Hashable], list[Hashable]] | None:
+    """The node ids of the visited nodes (each once, in order) and of the
+    leaves read, of a mirror's search on an explicit :class:`Tree` whose
+    lists are not named yet: what a referee compares with another record
+    of ids, naming nothing when they agree.  None when the result holds
+    no such record (another engine's, an implicit tree's, a traced or a
+    named one): compare the names then."""
+    pending = result.__dict__.get("_pending")
+    thunk = pending.get("leaves") if pending else None
+    record = getattr(thunk, "__self__", None)
+    if record.__class__ is not _Record or not record.explicit:
+        return None
+    return record.visited(), record.leaves
 
 
 def _pick(table: Any, keys: Sequence[Hashable]) -> tuple[Any, ...]:
