@@ -384,6 +384,15 @@ _INF = math.inf
 _EXACT = 2 ** 53  # integers a float holds exactly: below this in size
 
 
+def plain_search(tree: Any, algorithm: str, alpha: Any, beta: Any) -> bool:
+    """True when :func:`check_search` and :func:`~pyab.tree.check_window`
+    (no depth, no timeout) would take this search without a look: a
+    referee's loop skips them then (False: ask them; they say why)."""
+    from .search import ALGORITHMS
+    alg = ALGORITHMS.get(algorithm)
+    return alg is not None and _plain(tree, alpha, beta, alg.any_sides)
+
+
 def _plain(tree: Any, alpha: Any, beta: Any, any_sides: bool) -> bool:
     """True for a search :func:`_check` (no depth, no timeout) takes
     without a look: the full window, or whole-number bounds in order that

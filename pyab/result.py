@@ -16,6 +16,7 @@ INF = math.inf
 
 #: The fields :meth:`Result.deferred` can leave to be computed when read.
 LAZY = ("leaves", "visited", "pruned", "horizon")
+_LAZY = frozenset(LAZY)
 
 
 def bound_of(kind: str, value: Any, alpha: Number, beta: Number) -> str:
@@ -144,23 +145,21 @@ class Result(Frozen):
         >>> r.leaves, r == Result("b", 3, ("d", "e"), ("a", "b", "d", "e"), (), "python", "bratko")
         (('d', 'e'), True)
         """
-        pending = {f: thunk for f, thunk in names.items() if f not in known}
+        pending = {f: thunk for f, thunk in names.items() if f not in known} if known else dict(names)
         given = {"horizon": (), **{f: tuple(v) for f, v in known.items()}}
-        if set(pending) | set(given) != set(LAZY) or not set(known) <= set(LAZY):
+        if pending.keys() | given.keys() != _LAZY or not known.keys() <= _LAZY:
             raise TypeError(f"Result.deferred: give each of {LAZY} (or leave horizon empty), "
                             f"got names for {sorted(names)} and values for {sorted(known)}")
         self = object.__new__(cls)
-        put = object.__setattr__
-        for f, v in (("best", best), ("value", value), ("engine", engine),
-                     ("algorithm", algorithm), ("extra", {} if extra is None else extra),
-                     ("window", window), ("depth", depth), ("bound", bound),
-                     ("tree_ref", tree_ref)):
-            put(self, f, v)
+        fields = self.__dict__  # as Frozen keeps them
+        fields.update(best=best, value=value, engine=engine, algorithm=algorithm,
+                      extra={} if extra is None else extra, window=window, depth=depth,
+                      bound=bound, tree_ref=tree_ref)
         for f, v in given.items():
             if f not in pending:
-                put(self, f, v)
+                fields[f] = v
         if pending:
-            put(self, "_pending", pending)
+            fields["_pending"] = pending
         return self
 
     def __getattr__(self, name: str) -> Any:
@@ -174,6 +173,17 @@ class Result(Frozen):
         if not pending:
             self.__dict__.pop("_pending", None)
         return value
+
+    def _replace(self, **changes: Any) -> "Result":
+        """A copy with ``changes``; the fields not named yet stay so (the
+        copy names them from the same record, when read)."""
+        pending = self.__dict__.get("_pending")
+        if not pending or not changes.keys() <= _NAMES or pending.keys() & changes.keys():
+            return super()._replace(**changes)  # (an unknown name: its TypeError)
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__, **changes)
+        copy.__dict__["_pending"] = dict(pending)
+        return copy
 
     def _pending_fields(self) -> dict[str, Callable[[], Sequence[str]]]:
         """The fields not named yet (field -> how to name it)."""
@@ -212,6 +222,7 @@ class Result(Frozen):
 # the class, a deferred result's missing horizon reaches ``__getattr__`` as
 # the other lists do, instead of the class's ``()``.
 del Result.horizon
+_NAMES = frozenset(f[0] for f in Result._fields)
 
 _BOUND_WORDS = {"exact": "exact", "upper": "an upper bound: the root failed low",
                 "lower": "a lower bound: the root failed high",

@@ -405,6 +405,7 @@ class PrologRoute(Route):
                 else frozenset())
         if not fields:
             return None
+        from ..search.common import record_ids
         from .program import observed
         program = self._program
         search = program.search_of(tree, self.algorithm, alpha, beta, depth)
@@ -419,17 +420,22 @@ class PrologRoute(Route):
                 seen = None  # not a number a double holds: the replay says so
         if seen is not None:
             names = tree.names
-            leaves = tuple(map(names.__getitem__, seen[1]))
-            visited = tuple(map(names.__getitem__, seen[0]))
+            ids = record_ids(ref)  # the mirror's ids: equal ids are equal names, none made
+            if ids is None:  # a reference named already (a class's, shared): by name
+                same_leaves = "leaves" not in fields or tuple(map(names.__getitem__, seen[1])) == ref.leaves
+                same_visited = "visited" not in fields or tuple(map(names.__getitem__, seen[0])) == ref.visited
+            else:
+                same_leaves = "leaves" not in fields or seen[1] == ids[1]
+                same_visited = "visited" not in fields or seen[0] == ids[0]
             if (("best" not in fields or best == ref.best)
                     and ("value" not in fields or _same_value(value, ref.value))
-                    and ("leaves" not in fields or leaves == ref.leaves)
-                    and ("visited" not in fields or visited == ref.visited)
+                    and same_leaves and same_visited
                     and (best is None or tree.index.get(best, -1) in tree.kids[0])):
                 return Result.deferred(best, value, "SWI-Prolog", self.label,
-                                       {"pruned": lambda: ref.pruned}, leaves=leaves,
-                                       visited=visited, extra={"program": program.path},
-                                       window=(alpha, beta))
+                                       {"pruned": lambda: ref.pruned,
+                                        "leaves": lambda: tuple(map(names.__getitem__, seen[1])),
+                                        "visited": lambda: tuple(map(names.__getitem__, seen[0]))},
+                                       extra={"program": program.path}, window=(alpha, beta))
         program.keep(search, msg)
         return None
 

@@ -20,6 +20,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
+from ..engines import plain_search
 from ..errors import Error, ProgramError
 from ..result import bound_text as bound
 from ..tree import Number, Tree
@@ -289,7 +290,8 @@ def run(route: Route, options: CheckOptions, *, on_verdict: Callable[[Case, Verd
                 report.files.append({"file": case.source, "error": error_json(case.error)})
                 continue
             try:
-                if options.depth is None:
+                if options.depth is None and not plain_search(case.tree, settings.algorithm,
+                                                              case.alpha, case.beta):
                     from ..tree import check_window
                     check_window(case.tree, case.alpha, case.beta)
                 verdict = judge(route, case.tree, case.alpha, case.beta, case.settings or settings)

@@ -55,7 +55,7 @@ from typing import Any, Callable
 
 from ..errors import Error, ProgramError
 from ..result import Result, json_number
-from ..search.common import Recorder
+from ..search.common import Recorder, access
 from ..tree import Number, Tree
 
 __all__ = ["QUESTIONS", "UPGRADE", "Observer", "SearchBug", "answer_or_end", "converse", "from_wire",
@@ -115,6 +115,7 @@ class Observer:
     def __init__(self, tree: Tree, label: str):
         self.tree, self.label = tree, label
         self.rec = Recorder(tree, label)
+        self._max_flag = access(tree)[2]  # is_max's answers, one byte a node (the mirror's)
         self.log: list[tuple[str, str, Any]] = []
         self.given = {0}  # ids the search was handed: the root, children of asked nodes
         self.bug: SearchBug | None = None
@@ -144,7 +145,8 @@ class Observer:
         if question == MOVES_SIDES:
             i = self.node("moves", name)
             names = self._answer("moves", i)
-            return [names, [self.tree.is_max(k) for k in self.tree.kids[i]]]
+            max_flag = self._max_flag
+            return [names, [max_flag(k) == 1 for k in self.tree.kids[i]]]
         if question not in QUESTIONS:
             raise self.fail(f"asked {question!r}: the questions are {', '.join(self.questions)}", "protocol")
         return self._answer(question, self.node(question, name))
@@ -205,9 +207,9 @@ class Observer:
             raise self.fail(f"returned the best move {_show(best)}, which is not a child of the root ({where})")
         else:
             best_id = tree.index[best]
-        r = self.rec.result(best_id, value)
-        return Result(r.best, r.value, r.leaves, r.visited, r.pruned, engine="its own process",
-                      algorithm=self.label, extra={"questions": len(self.log)})
+        # its lists named when read: the verdict compares the record's ids first
+        return self.rec.result(best_id, value, questions=len(self.log))._replace(
+            engine="its own process", algorithm=self.label)
 
 
 def _number_check(value: Any, fail: Callable[..., ProgramError]) -> None:

@@ -26,10 +26,12 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from ..errors import ProgramError
 from ..result import Result, bound_text, json_number
+from ..search.common import record_ids
 from ..tree import Number, Tree
 from .protocol import SearchBug
 
@@ -70,8 +72,15 @@ def parse_compare(compare: str | Iterable[str] | None) -> tuple[str, ...]:
     return out
 
 
+@lru_cache(maxsize=64)  # once a run, not once a tree
 def _checks(compare: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys(c for name in compare for c in _CHECKS[name]))
+
+
+@lru_cache(maxsize=64)
+def _needs_own(compare: tuple[str, ...]) -> bool:
+    """Does a check compare with the algorithm's own search (not minimax)?"""
+    return any(how in ("exact", "set") for _, how in _checks(compare))
 
 
 def reference_label(algorithm: str, compare: tuple[str, ...], how: str | None = None) -> str:
@@ -198,7 +207,7 @@ def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Setting
         tree = with_agents(tree, settings.agents)
     checks = _checks(settings.compare)
     ref = None
-    if any(how in ("exact", "set") for _, how in checks):
+    if _needs_own(settings.compare):
         shared = _SHARED.get()
         memo = shared.of(given) if shared is not None else None
         key = (settings.algorithm, settings.depth, settings.agents, type(alpha), alpha, type(beta), beta)
@@ -208,9 +217,11 @@ def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Setting
                 from .cs188 import minimax  # MIN after MIN (ghosts): each node asked its side
                 ref = minimax(tree, settings.depth)
             else:
-                from ..engines import check_search
+                from ..engines import check_search, plain_search
                 from ..search import solve_python
-                check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)
+                if settings.depth is not None or not plain_search(tree, settings.algorithm,
+                                                                  alpha, beta):
+                    check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)
                 ref = solve_python(tree, settings.algorithm, alpha, beta, settings.depth)
             if memo is not None:
                 memo[key] = ref
@@ -251,14 +262,25 @@ def _compare(tree: Tree, alpha: Number, beta: Number, settings: Settings,
         v = minimax()
         return [tree.names[k] for k in tree.kids[0] if v[k] == v[0]]
 
+    ids: Any = None
+
+    def same_ids(f: str) -> bool:  # both records' node ids equal: the names are (none made)
+        nonlocal ids
+        if ids is None:
+            ids = (record_ids(ref), record_ids(yours)) if ref is not None else (None, None)
+        a, b = ids
+        return a is not None and b is not None and a[f == "leaves"] == b[f == "leaves"]
+
     lines: list[str] = []
     keys: list[str] = []
     for f, how in checks:
-        ref_label = reference_label(settings.algorithm, settings.compare, how)
+        if how == "exact" and (f == "leaves" or f == "visited") and same_ids(f):
+            continue
         b = getattr(yours, f, None)
         note = ""
         if how == "set":  # the states generated, as a set (pyab.referee.cs188)
             from .cs188 import generated_differences
+            ref_label = reference_label(settings.algorithm, settings.compare, how)
             diff = generated_differences(tree, ref, yours, ref_label, label)  # type: ignore[arg-type]
             diff = [d for d in diff if d.startswith("generated")]
             if diff:
@@ -270,15 +292,19 @@ def _compare(tree: Tree, alpha: Number, beta: Number, settings: Settings,
             if f == "value":
                 if b is None:  # the aima interface returns an action only
                     continue
-                same = bound_text(a) == bound_text(b)
+                same = (a == b if a.__class__ is int and b.__class__ is int  # the usual: no text
+                        else bound_text(a) == bound_text(b))
             else:
                 same = a == b
+            if same:  # (what is shown is made only for a difference)
+                continue
             shown = show(a)
         elif how == "minimax":
             if b is None:
                 continue
             a = root_value()
-            same = value_correct(b, a, alpha, beta)
+            if value_correct(b, a, alpha, beta):
+                continue
             shown = show(a)
             if not alpha < a < beta:
                 note = (f"\n    (the minimax value is outside the window {show(alpha)} .. {show(beta)}: "
@@ -286,10 +312,10 @@ def _compare(tree: Tree, alpha: Number, beta: Number, settings: Settings,
         else:  # an optimal move: asked only when the root's value is inside the window
             v0 = root_value()
             moves = optimal()
-            same = not tree.kids[0] or not alpha < v0 < beta or b in moves
+            if not tree.kids[0] or not alpha < v0 < beta or b in moves:
+                continue
             shown = f"any of {', '.join(moves)} (value {show(v0)})"
-        if same:
-            continue
+        ref_label = reference_label(settings.algorithm, settings.compare, how)
         key = f"{f}:{how}"
         if f == "best":  # a wrong move stays wrong, a tie stays a tie, when shrunk
             key += ":optimal" if b in optimal() else ":suboptimal"
