@@ -207,12 +207,12 @@ def program_budget(n: int) -> dict[str, float]:
     the command's own figures, last, count everything."""
     import gc
 
-    from pyab.engines import check_search
+    from pyab.engines import check_search, plain_search
     from pyab.referee import PrologRoute
     from pyab.referee.checking import CheckOptions, random_cases
     from pyab.referee.child import _DECODER
     from pyab.referee.program import job_text, observed
-    from pyab.referee.verdict import _checks
+    from pyab.referee.verdict import Settings, _checks, judge
     from pyab.search import algorithm, solve_python
     from pyab.tree import check_window
 
@@ -229,8 +229,9 @@ def program_budget(n: int) -> dict[str, float]:
     cases, gen = per_tree(lambda: list(random_cases(CheckOptions(random=n, seed=0))))
     cases = list(cases)  # type: ignore[call-overload]
     entry = algorithm("bratko").entry
-    _, checking = per_tree(lambda: [(check_window(c.tree, c.alpha, c.beta),
-                                     check_search(c.tree, "bratko", c.alpha, c.beta)) for c in cases])
+    _, checking = per_tree(lambda: [plain_search(c.tree, "bratko", c.alpha, c.beta) or (  # as run, judge
+        check_window(c.tree, c.alpha, c.beta), check_search(c.tree, "bratko", c.alpha, c.beta))
+        for c in cases])
     refs, mirror = per_tree(lambda: [solve_python(c.tree, "bratko", c.alpha, c.beta, None) for c in cases])
     texts, making = per_tree(lambda: [job_text(c.tree, c.alpha, c.beta, None, entry) for c in cases])
     swipl = shutil.which("swipl") or "swipl"
@@ -274,6 +275,10 @@ def program_budget(n: int) -> dict[str, float]:
     agreed, judging = per_tree(lambda: [route.agrees(c.tree, c.alpha, c.beta, None, checks, r)
                                         for c, r in zip(cases, refs)])  # type: ignore[call-overload]
     assert all(a is not None for a in agreed)  # type: ignore[attr-defined]
+    route._program = Answered()  # type: ignore[assignment]  # the answers again, for the whole judge
+    judged, whole_judge = per_tree(lambda: [judge(route, c.tree, c.alpha, c.beta, Settings())
+                                            for c in cases])  # type: ignore[call-overload]
+    assert all(v.status == "agree" for v in judged)  # type: ignore[attr-defined]
     child_search = (whole - start) / (n - 1) * 1e6
     reading = (read - read_start) / n * 1e6
     rate, command = command_rate("program", n, False)  # pinned when this process is
@@ -285,6 +290,8 @@ def program_budget(n: int) -> dict[str, float]:
             "parent: read the answer's JSON": decoding,
             "parent: the record's visited and leaves (observed)": observing,
             "parent: record, compare and the Result (PrologRoute.agrees, with observed)": judging,
+            "parent: judge's own (verdict.judge less the mirror and agrees)":
+                whole_judge - mirror - judging - checking,
             "child: read the job (read_term/3)": reading,
             "child: store, search and questions, answer (the rest)": child_search - reading,
             "child: start and load, once a run (us a tree over n trees)": start * 1e6 / n,
