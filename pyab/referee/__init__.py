@@ -31,6 +31,7 @@ from typing import Any, Callable
 
 from ..errors import ProgramError
 from ..result import Result
+from ..search.common import record_ids
 from ..tree import Number, Tree
 from .protocol import Observer, SearchBug, converse, job
 
@@ -372,7 +373,8 @@ class PrologRoute(Route):
 
     def __init__(self, path: str, algorithm: str, timeout: float | None = None, *,
                  untrusted: bool = False, memory_mb: int | None = None):
-        from .program import BATCH, PrologProgram
+        from .program import BATCH, PrologProgram, observed
+        self._observed = observed  # agrees(), once a tree
         self.path, self.algorithm = path, algorithm
         self.label = f"yours ({path})"
         self.flags = [("--program", path)] + ([("--untrusted", True)] if untrusted else [])
@@ -405,9 +407,7 @@ class PrologRoute(Route):
                 else frozenset())
         if not fields:
             return None
-        from ..search.common import record_ids
-        from .program import observed
-        program = self._program
+        program, observed = self._program, self._observed
         search = program.search_of(tree, self.algorithm, alpha, beta, depth)
         msg = program.answer(search)
         seen = observed(tree, msg)

@@ -142,11 +142,18 @@ class Observer:
         """The answer to one question; records it."""
         if self.bug is not None:
             raise self.bug  # an in-process search that caught it goes on: stop it again
-        if question == MOVES_SIDES:
-            i = self.node("moves", name)
-            names = self._answer("moves", i)
+        if question == MOVES_SIDES:  # protocol 2's moves, the most asked: node() and _answer() inline
+            tree = self.tree
+            i = tree.index.get(name) if name.__class__ is str else None
+            if i is None or i not in self.given:
+                i = self.node("moves", name)  # raises, saying why
+            kids = tree.kids[i]
+            self.rec.visit(i)
+            self.given.update(kids)
+            names = [tree.names[k] for k in kids]
+            self.log.append(("moves", tree.names[i], names))
             max_flag = self._max_flag
-            return [names, [max_flag(k) == 1 for k in self.tree.kids[i]]]
+            return [names, [max_flag(k) == 1 for k in kids]]
         if question not in QUESTIONS:
             raise self.fail(f"asked {question!r}: the questions are {', '.join(self.questions)}", "protocol")
         return self._answer(question, self.node(question, name))

@@ -29,8 +29,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
+from ..engines import check_search, plain_search
 from ..errors import ProgramError
 from ..result import Result, bound_text, json_number
+from ..search import solve_python
 from ..search.common import record_ids
 from ..tree import Number, Tree
 from .protocol import SearchBug
@@ -217,8 +219,6 @@ def judge(route: Any, tree: Tree, alpha: Number, beta: Number, settings: Setting
                 from .cs188 import minimax  # MIN after MIN (ghosts): each node asked its side
                 ref = minimax(tree, settings.depth)
             else:
-                from ..engines import check_search, plain_search
-                from ..search import solve_python
                 if settings.depth is not None or not plain_search(tree, settings.algorithm,
                                                                   alpha, beta):
                     check_search(tree, settings.algorithm, alpha, beta, depth=settings.depth)

@@ -96,8 +96,15 @@ def algorithm(name: str) -> Algorithm:
 
 
 def python_search(name: str) -> Callable[..., Result]:
-    alg = algorithm(name)
-    return getattr(importlib.import_module(f"{__name__}.{alg.module}"), alg.function)
+    found = _FOUND.get(name)
+    if found is None:
+        alg = algorithm(name)
+        found = _FOUND[name] = getattr(importlib.import_module(f"{__name__}.{alg.module}"),
+                                       alg.function)
+    return found
+
+
+_FOUND: dict[str, Callable[..., Result]] = {}  # python_search's: a referee asks once a tree
 
 
 def solve_python(tree: Tree, name: str = "bratko", alpha: Number = -math.inf,
