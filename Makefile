@@ -23,12 +23,15 @@ setup: debs $(STAMP)
 # compiler with Python's headers, for the compiled DSL scanner (pyab/dsl/_cscan.c)
 # and the compiled loader (pyab/prolog/_cload.c): optional for users, built and
 # tested here; python3-dev only when $(PYTHON) is Debian's own and its headers
-# are missing; bubblewrap, the sandbox of --untrusted (pyab/referee/sandbox.py).
+# are missing; bubblewrap, the sandbox of --untrusted (pyab/referee/sandbox.py);
+# python3-greenlet, for the system Python that runs an --untrusted --python
+# program (pyab/referee/pychild.py switches its searches in user space with it).
 PY_HEADERS := $(shell $(PYTHON) -c "import os, sysconfig; print(int(os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))" 2>/dev/null)
 MISSING_DEBS = $(if $(shell command -v swipl),,swi-prolog-nox) $(if $(shell command -v dot),,graphviz) \
   $(if $(shell command -v rsvg-convert),,librsvg2-bin) $(if $(shell command -v pdftotext),,poppler-utils) \
   $(if $(shell command -v gcc),,gcc) $(if $(filter 1,$(PY_HEADERS)),,python3-dev) \
-  $(if $(shell command -v bwrap),,bubblewrap)
+  $(if $(shell command -v bwrap),,bubblewrap) \
+  $(if $(shell /usr/bin/python3 -c 'import greenlet' 2>/dev/null && echo y),,python3-greenlet)
 
 debs:
 	@if [ -n "$(strip $(MISSING_DEBS))" ]; then \

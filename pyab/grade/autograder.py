@@ -137,7 +137,7 @@ bin="${{PYAB_BIN:-/usr/local/bin}}"
 if [ "${{PYAB_SETUP_APT:-1}}" != 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq software-properties-common python3 python3-venv python3-dev gcc bubblewrap
+  apt-get install -y -qq software-properties-common python3 python3-venv python3-dev python3-greenlet gcc bubblewrap
   add-apt-repository -y ppa:swi-prolog/stable
   apt-get update -qq
   apt-get install -y -qq swi-prolog-nox
@@ -231,7 +231,7 @@ jobs:
       - name: SWI-Prolog, bubblewrap and pyab
         run: |
           sudo apt-get update -qq
-          sudo apt-get install -y -qq swi-prolog-nox bubblewrap
+          sudo apt-get install -y -qq swi-prolog-nox bubblewrap python3-greenlet
           pip install -q .autograder/{sdist}
       - name: pyab grade
         id: pyab
