@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 from .home import cache_dir
 
@@ -83,10 +84,11 @@ def state(home: str, lib: str, version: int, bridge: Path) -> str | None:
         return None
     key = {"version": version, "home": home, "lib": _stamp(lib),
            "boot": _stamp(os.path.join(home, "boot.prc")), "bridge": str(bridge)}
-    exe = _swipl(home)
-    if exe is None:
-        return None
-    return _cached("bridge", key, [exe, f"--home={home}"], bridge, str(version))
+
+    def command() -> list[str] | None:
+        exe = _swipl(home)
+        return None if exe is None else [exe, f"--home={home}"]
+    return _cached("bridge", key, command, bridge, str(version))
 
 
 # Checked in full once a process: (swipl, source) -> (state, its stamp) or None.
@@ -111,17 +113,18 @@ def child_state(swipl: str, child: Path) -> str | None:
         if known is None or _stamp(known[0]) == known[1]:
             return None if known is None else known[0]
     key = {"swipl": _stamp(real), "child": str(child)}
-    made = None if key["swipl"] is None else _cached("child", key, [real, "--no-packs"], child,
-                                                     None)
+    made = None if key["swipl"] is None else _cached("child", key, lambda: [real, "--no-packs"],
+                                                     child, None)
     stamp = None if made is None else _stamp(made)
     _CHILD[where] = None if made is None or stamp is None else (made, stamp)
     return made
 
 
-def _cached(kind: str, key: dict, command: list[str], source: Path, version: str | None
-            ) -> str | None:
+def _cached(kind: str, key: dict, command: Callable[[], list[str] | None], source: Path,
+            version: str | None) -> str | None:
     """The checked state of ``source`` under ``key`` in the cache, else
-    made by ``command`` (a ``swipl`` and its options) and kept."""
+    made by ``command()`` (a ``swipl`` and its options; None: there is
+    none) and kept."""
     import json
     name = f"{kind}-{_crc(json.dumps(key, sort_keys=True).encode()):08x}"
     folder = cache_dir()
@@ -136,7 +139,8 @@ def _cached(kind: str, key: dict, command: list[str], source: Path, version: str
                 return str(saved)
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         pass  # missing, stale or damaged: made again
-    return _make(command, source, version, key, folder, saved, manifest)
+    made = command()
+    return None if made is None else _make(made, source, version, key, folder, saved, manifest)
 
 
 def _swipl(home: str) -> str | None:
