@@ -179,7 +179,11 @@ class PrologProgram:
         from ..prolog.state import child_state
         from ..resources import prolog_dir
         child_pl, swipl, box = str(prolog_dir() / "referee" / "child.pl"), self.swipl, None
-        # child.pl and what it loads, saved once (70 ms of a start: 10 from the state)
+        # child.pl and what it loads, saved once (70 ms of a start: 10 from the state),
+        # for the swipl that runs it (in the sandbox: the one on the sandbox's PATH)
+        if self.untrusted:
+            from .sandbox import PATH
+            swipl = shutil.which("swipl", path=PATH) or "swipl"
         saved = child_state(swipl, Path(child_pl))
         if self.untrusted:  # confined: a copy of the program's folder and of pyab's child only
             from .sandbox import Sandbox
