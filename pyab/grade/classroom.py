@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .reports import (RECORD, folder_names, write_atomic, write_gradebook, write_results)
+from .reports import RECORD, Gradebook, folder_names, write_atomic, write_results
 from .run import GroupResult, SubmissionResult, TestResult, grade_path, grade_submission
 from .suite import Grader, Suite
 
@@ -117,6 +117,10 @@ def grade_class(suite: Suite, submissions: Sequence[str | Path], *, jobs: int = 
             run.results[i] = _resumed(out, folder, name)
         run.resumed = sum(r is not None for r in run.results)
     todo = [i for i, r in enumerate(run.results) if r is None]
+    book = Gradebook(out, folders, junit)
+    for i, r in enumerate(run.results):
+        if r is not None:
+            book.add(i, r)
 
     def finished(i: int, result: SubmissionResult) -> None:
         if run.results[i] is not None:  # a task run twice (a Dask worker lost): one row
@@ -128,8 +132,8 @@ def grade_class(suite: Suite, submissions: Sequence[str | Path], *, jobs: int = 
         else:
             write_results(result, out / folders[i] / "results.json")
             write_atomic(out / folders[i] / RECORD, json.dumps(result.to_json()) + "\n")
-            done = [(r, f) for r, f in zip(run.results, folders) if r is not None]
-            run.written = write_gradebook([r for r, _ in done], [f for _, f in done], out, junit)
+            book.add(i, result)
+            run.written = book.write()
         if on_result is not None:
             on_result(i, result)
 
@@ -139,8 +143,7 @@ def grade_class(suite: Suite, submissions: Sequence[str | Path], *, jobs: int = 
         old = signal.signal(signal.SIGTERM, raise_on_sigterm)
     try:
         if not todo and not gradescope:
-            done = [(r, f) for r, f in zip(run.results, folders) if r is not None]
-            run.written = write_gradebook([r for r, _ in done], [f for _, f in done], out, junit)
+            run.written = book.write()
         elif scheduler:
             _on_dask(scheduler, suite, subs, names, todo, finished)
         elif jobs > 1 and len(todo) > 1:

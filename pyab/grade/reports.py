@@ -25,7 +25,7 @@ from xml.etree import ElementTree as ET
 from ..text import capped, csv_cell, xml_text
 from .run import SubmissionResult
 
-__all__ = ["folder_names", "gradebook_rows", "gradescope_json", "junit_xml", "safe_name",
+__all__ = ["Gradebook", "folder_names", "gradebook_rows", "gradescope_json", "junit_xml", "safe_name",
            "write_atomic", "write_gradebook", "write_reports", "write_results"]
 
 RECORD = "submission.json"  # NAME/submission.json: the whole result, for --resume
@@ -97,21 +97,24 @@ def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
 
 def gradebook_rows(results: Sequence[SubmissionResult]) -> tuple[list[str], list[dict]]:
     """(columns, rows): a row per submission."""
-    groups: list[str] = []
+    columns = _columns(results)
+    return columns, [_row(r) for r in results]
+
+
+def _columns(results: Sequence[SubmissionResult]) -> list[str]:
+    groups: dict[str, None] = {}
     for r in results:
         for g in r.groups:
-            if g.name not in groups:
-                groups.append(g.name)
-    columns = ["submission", "score", "max", *groups, "first_failure"]
-    rows = []
-    for r in results:
-        row: dict[str, Any] = {"submission": r.name, "score": _num(r.score),
-                               "max": _num(r.max_score)}
-        for g in r.groups:
-            row[g.name] = _num(round(g.score, 4))
-        row["first_failure"] = r.first_failure
-        rows.append(row)
-    return columns, rows
+            groups.setdefault(g.name, None)
+    return ["submission", "score", "max", *groups, "first_failure"]
+
+
+def _row(r: SubmissionResult) -> dict[str, Any]:
+    row: dict[str, Any] = {"submission": r.name, "score": _num(r.score), "max": _num(r.max_score)}
+    for g in r.groups:
+        row[g.name] = _num(round(g.score, 4))
+    row["first_failure"] = r.first_failure
+    return row
 
 
 def junit_xml(results: Sequence[SubmissionResult]) -> str:
@@ -145,27 +148,68 @@ def write_results(result: SubmissionResult, path: str | Path) -> Path:
     return path
 
 
+class Gradebook:
+    """gradebook.csv and gradebook.json under ``out`` (and ``junit``) of a
+    class being graded: :meth:`add` a submission's row as it is done,
+    :meth:`write` the files again, whole (:func:`write_atomic`), rows in
+    the submissions' order, each row's report folder in the JSON.  Each
+    row's text is made once, so that writing after every submission costs
+    what the files' bytes cost, not the class's rows again.  Cells a
+    spreadsheet would run as formulas are quoted (:func:`~pyab.text.csv_cell`)."""
+
+    def __init__(self, out: str | Path, folders: Sequence[str], junit: str | Path | None = None):
+        self.out, self.folders, self.junit = Path(out), list(folders), junit
+        self.results: dict[int, SubmissionResult] = {}
+        self._text: dict[int, tuple[str, str]] = {}  # i -> (its CSV line, its JSON object)
+        self._columns: list[str] = []
+
+    def add(self, i: int, result: SubmissionResult) -> None:
+        """The row of the ``i``-th submission (its folder ``folders[i]``)."""
+        self.results[i] = result
+        self._text.pop(i, None)
+
+    def write(self) -> list[Path]:
+        order = sorted(self.results)
+        results = [self.results[i] for i in order]
+        columns = _columns(results)
+        if columns != self._columns:  # a new group's column: every row again
+            self._columns, self._text = columns, {}
+        for i in order:
+            if i not in self._text:
+                self._text[i] = self._row_text(i, columns)
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow([csv_cell(c) for c in columns])
+        csv_text = buf.getvalue() + "".join(self._text[i][0] for i in order)
+        write_atomic(self.out / "gradebook.csv", csv_text)
+        if order:  # json.dumps(book, indent=2) of {"columns": ..., "rows": [...]}, by parts
+            head = json.dumps({"columns": columns}, indent=2)[:-2]
+            book = (head + ',\n  "rows": [\n' + ",\n".join(self._text[i][1] for i in order)
+                    + "\n  ]\n}\n")
+        else:
+            book = json.dumps({"columns": columns, "rows": []}, indent=2) + "\n"
+        write_atomic(self.out / "gradebook.json", book)
+        written = [self.out / "gradebook.csv", self.out / "gradebook.json"]
+        if self.junit is not None:
+            write_atomic(Path(self.junit), junit_xml(results))
+            written.append(Path(self.junit))
+        return written
+
+    def _row_text(self, i: int, columns: list[str]) -> tuple[str, str]:
+        row = _row(self.results[i])
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow([csv_cell(row.get(c, "")) for c in columns])
+        obj = json.dumps({**row, "folder": self.folders[i]}, indent=2)
+        return buf.getvalue(), "    " + obj.replace("\n", "\n    ")
+
+
 def write_gradebook(results: Sequence[SubmissionResult], folders: Sequence[str],
                     out: str | Path, junit: str | Path | None = None) -> list[Path]:
-    """gradebook.csv and gradebook.json under ``out`` (and ``junit``), rows
-    in the order given; each row's report folder is in the JSON.  Cells a
-    spreadsheet would run as formulas are quoted (:func:`~pyab.text.csv_cell`)."""
-    out = Path(out)
-    columns, rows = gradebook_rows(results)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([csv_cell(c) for c in columns])
-    for row in rows:
-        w.writerow([csv_cell(row.get(c, "")) for c in columns])
-    write_atomic(out / "gradebook.csv", buf.getvalue())
-    book = {"columns": columns,
-            "rows": [{**row, "folder": f} for row, f in zip(rows, folders)]}
-    write_atomic(out / "gradebook.json", json.dumps(book, indent=2) + "\n")
-    written = [out / "gradebook.csv", out / "gradebook.json"]
-    if junit is not None:
-        write_atomic(Path(junit), junit_xml(results))
-        written.append(Path(junit))
-    return written
+    """The :class:`Gradebook` of ``results`` (in the order given, each in
+    its report folder of ``folders``), written once."""
+    book = Gradebook(out, folders, junit)
+    for i, r in enumerate(results):
+        book.add(i, r)
+    return book.write()
 
 
 def write_reports(results: Sequence[SubmissionResult], out: str | Path,

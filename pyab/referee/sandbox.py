@@ -10,7 +10,7 @@ A :class:`Sandbox` is one submission's confinement:
   and the sandbox fills the copy into a tmpfs of the disk budget (``--disk``);
   ``/tmp`` and a private ``/dev/shm`` are tmpfs of the same size, the only
   other writable places;
-* the few files pyab's own child code needs (``pychild.py``, ``child.pl``),
+* the few files pyab's own child code needs (``pychild.py``, ``child.pl`` or its state),
   *shipped*: copied into a folder of their own, mounted read-only; the
   modules a teacher allows (:func:`allowed_modules`), bound read-only;
 * read-only system paths (``/usr`` and its links, the dynamic loader's

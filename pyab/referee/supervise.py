@@ -67,7 +67,9 @@ def reap_orphans(pgid: int, known: set[int], expect: frozenset[int] | set[int] =
     and so are ``known`` (live children).  ``expect``: the child's
     descendants before it was killed (a sandbox's inner processes): waited
     for (at most :data:`REAP_WAIT`) until each is gone or reaped, so that
-    none is left defunct however slowly it dies."""
+    none is left defunct however slowly it dies.  It returns as soon as
+    the group is gone, the expected are gone and one look finds no
+    orphan; else it looks until three looks in a row find none."""
     if not sys.platform.startswith("linux"):
         return
     me, my_sid = os.getpid(), os.getsid(0)
@@ -97,8 +99,24 @@ def reap_orphans(pgid: int, known: set[int], expect: frozenset[int] | set[int] =
                 found = True
             except (OSError, ValueError, IndexError):
                 pass
+        if not found and not waiting and not _group_left(pgid):
+            # Every process of the group has been reaped, so every child it
+            # had was handed back before that (the kernel reparents at exit),
+            # and this look found none: no orphan can come any more.
+            return
         quiet = 0 if found else quiet + 1
         time.sleep(0.005 if quiet < 3 else 0.02)
+
+
+def _group_left(pgid: int) -> bool:
+    """Is any process (a zombie too) left in the process group ``pgid``?"""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's now (a reused id): say yes, and keep looking
+        return True
+    return True
 
 
 def _children(pid: int) -> set[int]:

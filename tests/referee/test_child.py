@@ -126,3 +126,36 @@ def test_a_child_that_closes_stderr_is_waited_for_without_spinning():
         start = time.process_time()
         assert c.receive() == [1]
         assert time.process_time() - start < 0.05  # select slept, it did not spin
+
+
+def test_closing_a_child_that_left_nothing_behind_does_not_wait(monkeypatch):
+    """No orphan can come once the child's group is reaped and one look
+    found none: close returns at once (it slept 30 ms a close before)."""
+    from pyab.referee import supervise
+    slept = []
+    real = time.sleep
+
+    def sleep(s: float) -> None:
+        if sys._getframe(1).f_code is supervise.reap_orphans.__code__:
+            slept.append(s)
+        real(s)
+    monkeypatch.setattr(supervise.time, "sleep", sleep)
+    c = child("import time; time.sleep(30)")
+    c.close()
+    assert slept == []
+
+
+def test_a_group_that_outlives_its_leader_is_still_waited_for(tmp_path, monkeypatch):
+    """A process left in the group (a zombie the group leader's death
+    handed back) keeps close looking, and it is reaped."""
+    from pyab.referee import supervise
+    looks = []
+    real = supervise._group_left
+    monkeypatch.setattr(supervise, "_group_left", lambda g: looks.append(real(g)) or looks[-1])
+    code = ("import subprocess, time; subprocess.Popen(['sh', '-c', 'sleep 30']); "
+            "print('[1]', flush=True); time.sleep(30)")
+    with child(code) as c:
+        assert c.receive() == [1]
+        kids = supervise.descendants(c.proc.pid)
+    assert kids and not any(supervise.os.path.exists(f"/proc/{p}") for p in kids)
+    assert looks[-1] is False
