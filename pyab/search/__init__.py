@@ -16,7 +16,7 @@ import importlib
 import json
 import math
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..frozen import REQUIRED, Frozen
 from ..resources import prolog_dir
@@ -96,15 +96,14 @@ def algorithm(name: str) -> Algorithm:
 
 
 def python_search(name: str) -> Callable[..., Result]:
-    found = _FOUND.get(name)
-    if found is None:
-        alg = algorithm(name)
-        found = _FOUND[name] = getattr(importlib.import_module(f"{__name__}.{alg.module}"),
-                                       alg.function)
-    return found
+    alg = algorithm(name)  # looked up each time, as is the function: either may be replaced
+    module = _MODULES.get(alg.module)
+    if module is None:
+        module = _MODULES[alg.module] = importlib.import_module(f"{__name__}.{alg.module}")
+    return getattr(module, alg.function)
 
 
-_FOUND: dict[str, Callable[..., Result]] = {}  # python_search's: a referee asks once a tree
+_MODULES: dict[str, Any] = {}  # python_search's: importlib costs more than a referee's tree
 
 
 def solve_python(tree: Tree, name: str = "bratko", alpha: Number = -math.inf,

@@ -48,9 +48,10 @@ __all__ = ["Recorder", "access", "pruned", "record_ids", "siblings_alike", "side
 # For an explicit Tree: who moves in each node, 1 for MAX (built once per tree).
 _MAX_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
 _MIN_FLAGS: "weakref.WeakKeyDictionary[Tree, bytes]" = weakref.WeakKeyDictionary()
-# The last explicit tree asked about and its answer, one tuple replaced whole
-# (threads read it safely; one tree kept alive).  A Tree never changes.
-_LAST: tuple[Any, Any] = (None, None)
+# The last explicit tree asked about (a weak reference: a tree dropped is
+# freed, and its Prolog module with it) and its answer, one tuple replaced
+# whole (threads read it safely).  A Tree never changes.
+_LAST: tuple[Any, Any] = (lambda: None, None)
 _SWAP = bytes.maketrans(b"\x00\x01", b"\x01\x00")  # MAX's flags into MIN's, in C
 
 
@@ -63,7 +64,7 @@ def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], A
         return tree.kids_of, tree.value_of, tree.is_max
     global _LAST
     last = _LAST
-    if last[0] is tree:  # a search asks several times (its own, sides(), the Recorder)
+    if last[0]() is tree:  # a search asks several times (its own, sides(), the Recorder)
         return last[1]
     flags = _MAX_FLAGS.get(tree)
     if flags is None:
@@ -73,7 +74,7 @@ def access(tree: Any) -> tuple[Callable[[Any], Sequence[Any]], Callable[[Any], A
             parity = (1, 0) if tree.root_side == "max" else (0, 1)  # depth % 2 -> MAX moves?
             flags = _MAX_FLAGS[tree] = bytes(map(parity.__getitem__, map((1).__and__, tree.depth)))
     got = tree.kids.__getitem__, tree.values.__getitem__, flags.__getitem__
-    _LAST = tree, got
+    _LAST = weakref.ref(tree), got
     return got
 
 
