@@ -28,7 +28,7 @@ from collections import deque
 from typing import Any, Callable
 
 from ..errors import ProgramError
-from .protocol import SearchBug, _show, answer_or_end
+from .protocol import SearchBug, _show, answer_or_end, named
 
 __all__ = ["Flight", "Search"]
 
@@ -154,12 +154,7 @@ class Flight:
         return line
 
     def _named(self, err: BaseException) -> BaseException:
-        if not isinstance(err, ProgramError):
-            return err
-        stdout = err.stdout or getattr(self.child, "stdout_junk", "")
-        stderr = err.stderr or getattr(self.child, "stderr", "")
-        reason = err.reason if err.reason.startswith(self.label) else f"{self.label}: {err.reason}"
-        return ProgramError(reason, err.kind, stdout=stdout, stderr=stderr)
+        return named(err, self.label, self.child) if isinstance(err, ProgramError) else err
 
     def _lost(self, target: Search | None, queue: deque, err: ProgramError | None) -> None:
         """The child is gone (``err``: it failed, blamed on ``target``, the

@@ -269,6 +269,15 @@ def answer_or_end(observer: Observer, msg: Any, value_required: bool = True,
                         'or the answer {"best": ..., "value": ...}', "protocol")
 
 
+def named(err: ProgramError, label: str, child: Any) -> ProgramError:
+    """``err`` naming the program (``label``) and keeping what ``child``
+    printed: how every route reports a program's failure."""
+    stdout = err.stdout or getattr(child, "stdout_junk", "")
+    stderr = err.stderr or getattr(child, "stderr", "")
+    reason = err.reason if err.reason.startswith(label) else f"{label}: {err.reason}"
+    return ProgramError(reason, err.kind, stdout=stdout, stderr=stderr)
+
+
 UPGRADE = {"protocol": 2}  # a client's answer to its first job: it speaks protocol 2 (referee.flight)
 
 
@@ -308,9 +317,6 @@ def converse(child: Any, observer: Observer, start: dict | str | None, *, value_
                 return out
             child.send(out)  # a list, a boolean or a number
     except ProgramError as err:
-        stdout = err.stdout or getattr(child, "stdout_junk", "")
-        stderr = err.stderr or getattr(child, "stderr", "")
-        reason = err.reason if err.reason.startswith(label) else f"{label}: {err.reason}"
-        raise ProgramError(reason, err.kind, stdout=stdout, stderr=stderr) from None
+        raise named(err, label, child) from None
     assert upgrade is not None
     return upgrade()
