@@ -235,10 +235,7 @@ min_to_move(Pos) :-
 
 side_(Pos, Side) :-
     store_(S),
-    (   atom(Pos),
-        arg(1, S, Ids),
-        get_dict(Pos, Ids, Id),
-        I is Id+1,
+    (   node_arg_(S, Pos, I),
         arg(7, S, Sided),
         arg(I, Sided, Was),
         nonvar(Was)                     % recorded, and so given
@@ -255,16 +252,21 @@ side_(Pos, Side) :-
 %   I is the argument of node Pos, which the search was given.
 
 given_(S, Key, Pos, I) :-
-    (   atom(Pos),
-        arg(1, S, Ids),
-        get_dict(Pos, Ids, Id),
-        I is Id+1,
+    (   node_arg_(S, Pos, I),
         arg(6, S, Given),
         arg(I, Given, G),
         nonvar(G)
     ->  true
     ;   stray_(Key, Pos)
     ).
+
+%   I is the argument of the node named Pos in the store's tuples.
+
+node_arg_(S, Pos, I) :-
+    atom(Pos),
+    arg(1, S, Ids),
+    get_dict(Pos, Ids, Id),
+    I is Id+1.
 
 record_(S, C) :-
     arg(8, S, N0),
